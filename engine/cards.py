@@ -1,0 +1,160 @@
+"""Cards and their notation (RULES.md §1, API.md "Card").
+
+A card *kind* is a small int: ``suit * 13 + rank`` for the 52 suited kinds
+(suits S, H, C, D = 0..3; ranks 2..A = 0..12), 52 for the small joker 小王 and
+53 for the big joker 大王.  Copies of a kind are simply repeated ints, so a hand
+is a list (or a count vector) of kinds.  Up to ``decks`` copies of a kind exist.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from engine.errors import InvalidInput, Problem
+
+SUITS: tuple[str, ...] = ("S", "H", "C", "D")
+SUIT_NAMES_ZH: tuple[str, ...] = ("黑桃", "红桃", "梅花", "方块")
+RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+SMALL_JOKER = 52
+BIG_JOKER = 53
+KINDS = 54
+CARDS_PER_DECK = 54
+JOKERS = (SMALL_JOKER, BIG_JOKER)
+
+_SUIT_ALIASES = {
+    "S": 0, "♠": 0, "♤": 0,
+    "H": 1, "♥": 1, "♡": 1,
+    "C": 2, "♣": 2, "♧": 2,
+    "D": 3, "♦": 3, "♢": 3,
+}
+_RANK_ALIASES = {r: i for i, r in enumerate(RANKS)} | {"T": RANKS.index("10")}
+_JOKER_ALIASES = {"SJ": SMALL_JOKER, "小王": SMALL_JOKER, "BJ": BIG_JOKER, "大王": BIG_JOKER}
+
+
+class CardError(ValueError):
+    """A string that is not a card in any accepted notation."""
+
+
+def make(suit: int, rank: int) -> int:
+    """The kind of the card of ``suit`` (0..3) and ``rank`` (0..12)."""
+    return suit * 13 + rank
+
+
+def suit_of(card: int) -> int | None:
+    """Printed suit 0..3, or None for a joker."""
+    return None if card >= SMALL_JOKER else card // 13
+
+
+def rank_of(card: int) -> int | None:
+    """Printed rank 0..12 (2..A), or None for a joker."""
+    return None if card >= SMALL_JOKER else card % 13
+
+
+def parse_rank(text: str) -> int:
+    """``"10"``/``"T"``/``"q"`` → rank index (0 = 2, 12 = A)."""
+    key = text.upper()
+    if key in _RANK_ALIASES:
+        return _RANK_ALIASES[key]
+    raise CardError(f"{text!r} is not a rank; use one of 2 3 4 5 6 7 8 9 10 J Q K A")
+
+
+def parse_suit(text: str) -> int:
+    """``"H"``/``"h"``/``"♥"`` → suit index (S=0, H=1, C=2, D=3)."""
+    key = text.upper()
+    if key in _SUIT_ALIASES:
+        return _SUIT_ALIASES[key]
+    raise CardError(f"{text!r} is not a suit; use S, H, C or D (or ♠ ♥ ♣ ♦)")
+
+
+def parse_card(text: object) -> int:
+    """Parse one card in any notation of API.md.
+
+    >>> [card_str(parse_card(t)) for t in ("10H", "th", "A♠", "小王", "bj")]
+    ['10H', '10H', 'AS', 'SJ', 'BJ']
+    """
+    if not isinstance(text, str):
+        raise CardError(f"a card must be a string such as \"10H\", not {type(text).__name__}")
+    key = text.upper()
+    if key in _JOKER_ALIASES:
+        return _JOKER_ALIASES[key]
+    if len(key) >= 2:
+        suit = _SUIT_ALIASES.get(key[-1])
+        rank = _RANK_ALIASES.get(key[:-1])
+        if suit is not None and rank is not None:
+            return make(suit, rank)
+    raise CardError(
+        f"{text!r} is not a card: write rank then suit (\"10H\", \"AS\", \"TD\", \"A♠\") "
+        "or a joker (\"SJ\"/小王, \"BJ\"/大王)"
+    )
+
+
+def card_str(card: int) -> str:
+    """Canonical notation: ``"10H"``, ``"AS"``, ``"SJ"``, ``"BJ"``."""
+    if card == SMALL_JOKER:
+        return "SJ"
+    if card == BIG_JOKER:
+        return "BJ"
+    return RANKS[card % 13] + SUITS[card // 13]
+
+
+def card_name_zh(card: int) -> str:
+    """Chinese name for explanations: ``红桃10``, ``小王``."""
+    if card == SMALL_JOKER:
+        return "小王"
+    if card == BIG_JOKER:
+        return "大王"
+    return SUIT_NAMES_ZH[card // 13] + RANKS[card % 13]
+
+
+def points(card: int) -> int:
+    """Point value (RULES §1): 5 → 5, 10 and K → 10, others 0."""
+    rank = rank_of(card)
+    if rank is None:
+        return 0
+    return {3: 5, 8: 10, 11: 10}.get(rank, 0)
+
+
+def total_points(cards: Iterable[int]) -> int:
+    """Sum of the point values of ``cards``."""
+    return sum(points(c) for c in cards)
+
+
+def parse_cards(values: Sequence[object], path: tuple[str | int, ...] = ()) -> list[int]:
+    """Parse a JSON array of cards, reporting every bad element with its index."""
+    cards: list[int] = []
+    problems: list[Problem] = []
+    for i, value in enumerate(values):
+        try:
+            cards.append(parse_card(value))
+        except CardError as exc:
+            problems.append(Problem((*path, i), str(exc)))
+    if problems:
+        raise InvalidInput(problems)
+    return cards
+
+
+def check_copies(
+    hands: Sequence[tuple[tuple[str | int, ...], Sequence[int]]], decks: int
+) -> None:
+    """At most ``decks`` copies of one card across disjoint card sets (RULES §1).
+
+    ``hands`` pairs each card list with its request path; every excess copy is
+    reported at the element that exceeds the limit.
+    """
+    seen: Counter[int] = Counter()
+    problems: list[Problem] = []
+    for path, cards in hands:
+        for i, card in enumerate(cards):
+            seen[card] += 1
+            if seen[card] == decks + 1:
+                problems.append(
+                    Problem(
+                        (*path, i),
+                        f"more than {decks} cop{'y' if decks == 1 else 'ies'} of "
+                        f"{card_str(card)}: a game with {decks} deck{'s' if decks > 1 else ''} "
+                        f"has only {decks}",
+                    )
+                )
+    if problems:
+        raise InvalidInput(problems)

@@ -1,0 +1,305 @@
+"""House rules: one frozen ``Rules`` object built from a preset plus overrides.
+
+Every disagreement between the seeds is a named option (RULES.md §1–§10); a
+preset is nothing but a complete set of option values (``PRESETS``).  No code
+anywhere branches on a preset's name: it reads options.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
+from functools import cache
+from typing import Any
+
+from engine.cards import CARDS_PER_DECK, RANKS, CardError, parse_rank
+from engine.errors import InvalidInput, Problem
+from engine.levels import LevelTable, level_table_from_json
+
+DEFAULT_PRESET = "two-deck"
+
+KITTY_MULTIPLIERS = ("power_of_two", "linear", "lianzhong", "cgc", "transfer")
+FOLLOW_PATTERNS = ("classic", "three-deck", "four-deck", "four-deck-cgc")
+FOLLOW_DRAWS = ("format", "suit_only")
+THROW_FORCED_UNITS = ("lowest_failed", "smallest_failed", "smallest_unit", "first_blocked")
+THROW_PENALTIES = ("none", "match_point", "points_per_card")
+THROW_COMPARISONS = ("largest_unit", "all_units", "highest_card")
+NO_BID_FALLBACKS = ("no_trump", "spades", "kitty_first_card")
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """A complete, validated set of option values (RULES.md option names)."""
+
+    decks: int
+    kitty_size: int
+    constant_trump_ranks: tuple[int, ...]
+    kitty_multiplier: str
+    kitty_cap: int
+    kitty_dig_by_dealer: bool
+    level_table: LevelTable
+    follow_patterns: str
+    follow_draw: str
+    protect_longer_tuples: bool
+    wider_shape_beats: bool
+    level_suit_precedence: bool
+    ace_low_tractor: bool
+    throw_forced_unit: str
+    throw_penalty: str
+    throw_penalty_points_per_card: int
+    throw_comparison: str
+    self_reinforce: bool
+    self_overturn: bool
+    bid_suit_precedence: bool
+    no_trump_bid_min_jokers: int
+    no_bid_fallback: str
+    preset: str | None = None
+
+    @property
+    def hand_size(self) -> int:
+        """Cards each seat holds after the deal: (cards − kitty) / 4."""
+        return (CARDS_PER_DECK * self.decks - self.kitty_size) // 4
+
+    @property
+    def total_points(self) -> int:
+        """100 points per deck."""
+        return 100 * self.decks
+
+    def as_json(self) -> dict[str, Any]:
+        """All option values, JSON-ready (ranks as strings, the table expanded)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "constant_trump_ranks":
+                value = [RANKS[r] for r in value]
+            elif f.name == "level_table":
+                value = value.as_json()
+            out[f.name] = value
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """How one option's JSON value is checked and converted."""
+
+    kind: str  # "int", "bool", "choice", "ranks", "level_table"
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    help: str = ""
+
+
+OPTIONS: dict[str, Option] = {
+    "decks": Option("int", minimum=1, maximum=4, help="number of full 54-card decks (RULES §1)"),
+    "kitty_size": Option("int", minimum=0, maximum=54, help="cards in the kitty 底牌 (RULES §7)"),
+    "constant_trump_ranks": Option("ranks", help="ranks that are always trump 常主 (RULES §2)"),
+    "kitty_multiplier": Option("choice", KITTY_MULTIPLIERS, help="抠底 multiplier kind (RULES §7)"),
+    "kitty_cap": Option("int", minimum=1, help="upper bound of the power_of_two multiplier"),
+    "kitty_dig_by_dealer": Option("bool", help="the dealer side may dig the kitty too (seed 002)"),
+    "level_table": Option("level_table", help="a table name or {bands, step} (RULES §8)"),
+    "follow_patterns": Option("choice", FOLLOW_PATTERNS, help="structure rule for following (RULES §5)"),
+    "follow_draw": Option("choice", FOLLOW_DRAWS, help="format: match structure; suit_only: suit rule only"),
+    "protect_longer_tuples": Option("bool", help="triples/quads never count as supplying narrower slots"),
+    "wider_shape_beats": Option("bool", help="a wider shape beats a narrower one of equal size (RULES §3)"),
+    "level_suit_precedence": Option("bool", help="off-suit level cards rank S > H > C > D (seed 002)"),
+    "ace_low_tractor": Option("bool", help="A may also link below the lowest plain rank (AA2233)"),
+    "throw_forced_unit": Option("choice", THROW_FORCED_UNITS, help="which unit a failed throw must play"),
+    "throw_penalty": Option("choice", THROW_PENALTIES, help="penalty for a failed throw (RULES §4)"),
+    "throw_penalty_points_per_card": Option(
+        "int", minimum=0, maximum=1000, help="game points per card of a failed throw (points_per_card)"
+    ),
+    "throw_comparison": Option("choice", THROW_COMPARISONS, help="how multi-unit plays compare (RULES §6)"),
+    "self_reinforce": Option("bool", help="自保: the standing bidder may strengthen the same suit"),
+    "self_overturn": Option("bool", help="自反: the standing bidder may change suit"),
+    "bid_suit_precedence": Option("bool", help="equal-count bids rank D < C < H < S (seed 002)"),
+    "no_trump_bid_min_jokers": Option("int", minimum=2, maximum=8, help="jokers needed to bid no-trump"),
+    "no_bid_fallback": Option("choice", NO_BID_FALLBACKS, help="trump when nobody bids (RULES §9)"),
+}
+
+# The values every preset shares unless it says otherwise (RULES §10).
+_BASE: dict[str, Any] = {
+    "constant_trump_ranks": [],
+    "kitty_cap": 64,
+    "kitty_dig_by_dealer": False,
+    "follow_draw": "format",
+    "protect_longer_tuples": False,
+    "wider_shape_beats": False,
+    "level_suit_precedence": False,
+    "ace_low_tractor": False,
+    "throw_forced_unit": "lowest_failed",
+    "throw_penalty": "none",
+    "throw_penalty_points_per_card": 10,
+    "throw_comparison": "largest_unit",
+    "self_reinforce": True,
+    "self_overturn": True,
+    "bid_suit_precedence": False,
+    "no_trump_bid_min_jokers": 2,
+    "no_bid_fallback": "no_trump",
+}
+
+# RULES §10, one row per preset: data only.
+PRESET_VALUES: dict[str, dict[str, Any]] = {
+    "one-deck": {
+        "decks": 1, "kitty_size": 6, "kitty_multiplier": "power_of_two",
+        "level_table": "one-deck", "follow_patterns": "classic",
+    },
+    "one-deck-lianzhong": {
+        "decks": 1, "kitty_size": 6, "kitty_multiplier": "linear",
+        "level_table": "one-deck-lianzhong", "follow_patterns": "classic",
+    },
+    "two-deck": {
+        "decks": 2, "kitty_size": 8, "kitty_multiplier": "power_of_two",
+        "level_table": "two-deck", "follow_patterns": "classic",
+    },
+    "two-deck-constant-2": {
+        "decks": 2, "kitty_size": 8, "constant_trump_ranks": ["2"], "kitty_multiplier": "power_of_two",
+        "level_table": "two-deck", "follow_patterns": "classic",
+    },
+    "two-deck-lianzhong": {
+        "decks": 2, "kitty_size": 8, "kitty_multiplier": "lianzhong",
+        "level_table": "two-deck", "follow_patterns": "classic",
+    },
+    "three-deck": {
+        "decks": 3, "kitty_size": 6, "kitty_multiplier": "lianzhong",
+        "level_table": "three-deck", "follow_patterns": "three-deck", "wider_shape_beats": True,
+    },
+    "four-deck": {
+        "decks": 4, "kitty_size": 0, "constant_trump_ranks": ["2"], "kitty_multiplier": "transfer",
+        "level_table": "four-deck", "follow_patterns": "four-deck", "wider_shape_beats": True,
+        "self_overturn": False, "no_bid_fallback": "spades",
+    },
+    "four-deck-cgc": {
+        "decks": 4, "kitty_size": 8, "constant_trump_ranks": ["2"], "kitty_multiplier": "cgc",
+        "kitty_dig_by_dealer": True, "level_table": "four-deck-cgc", "follow_patterns": "four-deck-cgc",
+        "wider_shape_beats": True, "level_suit_precedence": True, "bid_suit_precedence": True,
+        "throw_forced_unit": "smallest_failed", "throw_penalty": "match_point",
+        "self_overturn": False, "no_trump_bid_min_jokers": 4, "no_bid_fallback": "kitty_first_card",
+    },
+}
+
+PRESET_SEEDS: dict[str, str] = {
+    "one-deck": "seed 000",
+    "one-deck-lianzhong": "seeds 001, 003",
+    "two-deck": "seeds 000, 001, 004",
+    "two-deck-constant-2": "seed 000 (2 为常主)",
+    "two-deck-lianzhong": "seed 003",
+    "three-deck": "seeds 000, 003",
+    "four-deck": "seed 000 (四副牌规则)",
+    "four-deck-cgc": "seed 002 (中国游戏中心 四副升级)",
+}
+
+
+def _convert(name: str, option: Option, value: object) -> Any:
+    """Check one option value; raise InvalidInput with a path relative to it."""
+    if option.kind == "bool":
+        if not isinstance(value, bool):
+            raise InvalidInput(Problem((), f"{name} must be true or false"))
+        return value
+    if option.kind == "int":
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidInput(Problem((), f"{name} must be an integer"))
+        if option.minimum is not None and value < option.minimum:
+            raise InvalidInput(Problem((), f"{name} must be at least {option.minimum}"))
+        if option.maximum is not None and value > option.maximum:
+            raise InvalidInput(Problem((), f"{name} must be at most {option.maximum}"))
+        return value
+    if option.kind == "choice":
+        if value not in option.choices:
+            raise InvalidInput(
+                Problem((), f"{name} must be one of {', '.join(option.choices)}; got {value!r}")
+            )
+        return value
+    if option.kind == "ranks":
+        if not isinstance(value, list):
+            raise InvalidInput(Problem((), f"{name} must be an array of ranks such as [\"2\"]"))
+        ranks: list[int] = []
+        problems: list[Problem] = []
+        for i, item in enumerate(value):
+            try:
+                if not isinstance(item, str):
+                    raise CardError("a rank must be a string such as \"2\"")
+                rank = parse_rank(item)
+            except CardError as exc:
+                problems.append(Problem((i,), str(exc)))
+                continue
+            if rank in ranks:
+                problems.append(Problem((i,), f"rank {RANKS[rank]} is listed twice"))
+            ranks.append(rank)
+        if problems:
+            raise InvalidInput(problems)
+        return tuple(sorted(ranks, reverse=True))
+    if option.kind == "level_table":
+        return level_table_from_json(value)
+    raise AssertionError(option.kind)  # pragma: no cover
+
+
+def _build(values: Mapping[str, Any], preset: str | None, base_path: tuple[str | int, ...]) -> Rules:
+    problems: list[Problem] = []
+    converted: dict[str, Any] = {}
+    for name, option in OPTIONS.items():
+        try:
+            converted[name] = _convert(name, option, values[name])
+        except InvalidInput as exc:
+            problems += exc.under(*base_path, name).problems
+    if problems:
+        raise InvalidInput(problems)
+    decks, kitty = converted["decks"], converted["kitty_size"]
+    if (CARDS_PER_DECK * decks - kitty) % 4:
+        problems.append(
+            Problem(
+                (*base_path, "kitty_size"),
+                f"{decks} deck(s) ({CARDS_PER_DECK * decks} cards) less a kitty of {kitty} "
+                "cannot be dealt evenly to four seats",
+            )
+        )
+    if converted["no_trump_bid_min_jokers"] > 2 * decks:
+        problems.append(
+            Problem(
+                (*base_path, "no_trump_bid_min_jokers"),
+                f"{decks} deck(s) hold only {2 * decks} jokers",
+            )
+        )
+    if problems:
+        raise InvalidInput(problems)
+    return Rules(**converted, preset=preset)
+
+
+@cache
+def preset(name: str) -> Rules:
+    """The rules of a named preset (RULES §10)."""
+    if name not in PRESET_VALUES:
+        raise InvalidInput(
+            Problem((), f"unknown preset {name!r}; known presets: {', '.join(PRESET_VALUES)}")
+        )
+    return _build(_BASE | PRESET_VALUES[name], name, ())
+
+
+def rules_from_json(spec: object) -> Rules:
+    """``"two-deck"`` or ``{"preset": "two-deck", ...overrides}`` → Rules.
+
+    Missing (None) means the default preset.  Error paths are relative to the
+    ``rules`` value.
+    """
+    if spec is None:
+        return preset(DEFAULT_PRESET)
+    if isinstance(spec, str):
+        return preset(spec)
+    if not isinstance(spec, Mapping):
+        raise InvalidInput(Problem((), "rules must be a preset name or an object {\"preset\": ..., options}"))
+    name = spec.get("preset", DEFAULT_PRESET)
+    if not isinstance(name, str):
+        raise InvalidInput(Problem(("preset",), "preset must be a preset name"))
+    try:
+        base = preset(name)
+    except InvalidInput as exc:
+        raise exc.under("preset") from None
+    overrides = {k: v for k, v in spec.items() if k != "preset"}
+    unknown = [k for k in overrides if k not in OPTIONS]
+    if unknown:
+        raise InvalidInput(
+            [Problem((k,), f"unknown option {k!r}; see GET /v1/rulesets for the option names") for k in unknown]
+        )
+    if not overrides:
+        return base
+    values = _BASE | PRESET_VALUES[name] | overrides
+    return _build(values, None, ())

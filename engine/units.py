@@ -1,0 +1,143 @@
+"""Combinations (RULES.md §3) and the decomposition of a card set into units.
+
+A *unit* is a tuple of ``width`` identical cards (single, pair 对子, triple 三条,
+quad 四条) or a tractor 拖拉机: ``length`` ≥ 2 tuples of one width at
+consecutive order steps of one effective suit (``TrumpOrder.chains``).
+
+``decompose`` is the one deterministic decomposition that leads, throws,
+following, trick comparison and the kitty all share (RULES §4): repeatedly take
+the unit with the most cards; ties → the wider; ties → the higher.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.cards import card_str
+from engine.trump import TrumpOrder
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One combination: ``length`` tuples of ``width`` identical cards.
+
+    ``cards`` run high → low; ``rank`` orders units of the same shape and
+    effective suit (higher wins; equal ranks tie); ``suit`` is the effective suit.
+    """
+
+    width: int
+    length: int
+    cards: tuple[int, ...]
+    rank: int
+    suit: int
+
+    @property
+    def size(self) -> int:
+        return self.width * self.length
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.width, self.length)
+
+    @property
+    def kind(self) -> str:
+        """``single``, ``tuple`` or ``tractor`` (API.md analyze)."""
+        if self.length > 1:
+            return "tractor"
+        return "single" if self.width == 1 else "tuple"
+
+    def describe(self) -> str:
+        return "".join(card_str(c) for c in self.cards)
+
+
+def _pick_kind(order: TrumpOrder, kinds: tuple[int, ...], counts: Counter[int], width: int) -> int | None:
+    """Which kind of a step supplies a tuple of ``width``: the tightest fit
+    (keeping wider tuples whole), then the highest power, then the lowest kind."""
+    best: tuple[int, int, int] | None = None
+    for kind in kinds:
+        c = counts.get(kind, 0)
+        if c >= width:
+            key = (c, -order.power[kind], kind)
+            if best is None or key < best:
+                best = key
+    return None if best is None else best[2]
+
+
+def _best_unit(order: TrumpOrder, suit: int, counts: Counter[int]) -> Unit:
+    """The unit with the most cards, then the widest, then the highest."""
+    best_key: tuple[int, int, int, int] | None = None
+    best: Unit | None = None
+
+    def offer(width: int, kinds: list[int], rank: int) -> None:
+        nonlocal best_key, best
+        key = (width * len(kinds), width, rank, -min(kinds))
+        if best_key is None or key > best_key:
+            best_key = key
+            cards = tuple(k for k in sorted(kinds, key=order.sort_key) for _ in range(width))
+            best = Unit(width, len(kinds), cards, rank, suit)
+
+    for kind, c in counts.items():
+        offer(c, [kind], order.power[kind])
+    widest = max(counts.values())
+    for width in range(2, widest + 1):
+        for chain, values in zip(order.chains[suit], order.chain_values[suit], strict=True):
+            run: list[int] = []
+            top = 0
+            for pos, step in enumerate(chain):
+                kind = _pick_kind(order, order.steps[suit][step], counts, width)
+                if kind is not None:
+                    run.append(kind)
+                    top = values[pos] * 4 + order.power[kind] % 4
+                    continue
+                if len(run) >= 2:
+                    offer(width, run, top)
+                run = []
+            if len(run) >= 2:
+                offer(width, run, top)
+    assert best is not None
+    return best
+
+
+@lru_cache(maxsize=65536)
+def _decompose(cards: tuple[int, ...], order: TrumpOrder) -> tuple[Unit, ...]:
+    counts = Counter(cards)
+    suit = order.suit[cards[0]]
+    units: list[Unit] = []
+    while counts:
+        unit = _best_unit(order, suit, counts)
+        units.append(unit)
+        counts.subtract(unit.cards)
+        counts = +counts
+    return tuple(units)
+
+
+def decompose(cards: Iterable[int], order: TrumpOrder) -> tuple[Unit, ...]:
+    """Units of a set of cards of one effective suit, largest structures first.
+
+    RULES §4: repeatedly take the unit with the most cards, ties → the wider
+    (2H2H 333 555 playing 4 is 333555 + 22), ties → the higher.  Raises
+    ValueError for an empty set or one mixing effective suits.
+    """
+    key = tuple(sorted(cards))
+    if not key:
+        raise ValueError("nothing to decompose")
+    if len({order.suit[c] for c in key}) != 1:
+        raise ValueError("cards of several effective suits do not form units")
+    return _decompose(key, order)
+
+
+def effective_suits(cards: Iterable[int], order: TrumpOrder) -> set[int]:
+    """The effective suits present in ``cards``."""
+    return {order.suit[c] for c in cards}
+
+
+def is_tractor(cards: Iterable[int], order: TrumpOrder) -> bool:
+    """True iff ``cards`` are exactly one tractor (RULES §3 examples)."""
+    cards = list(cards)
+    if not cards or len(effective_suits(cards, order)) != 1:
+        return False
+    units = decompose(cards, order)
+    return len(units) == 1 and units[0].length >= 2

@@ -1,0 +1,1 @@
+"""tractor-referee HTTP layer: Flask app, marshmallow schemas, problem+json."""

@@ -1,0 +1,108 @@
+"""marshmallow fields that load JSON straight into engine objects.
+
+Cards become ints, ``rules`` a frozen ``Rules``, ``trump`` a ``Trump``; the
+engine never re-parses JSON.  Errors keep their place in the request so the
+422 can point at the offending element.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from marshmallow import ValidationError, fields
+
+from engine.cards import CardError, parse_card, parse_rank, parse_suit
+from engine.errors import InvalidInput
+from engine.rules import rules_from_json
+from engine.trump import Trump
+from service.errors import problems_to_messages
+
+
+class CardField(fields.Field):
+    """One card in any notation of API.md → card kind (int)."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        try:
+            return parse_card(value)
+        except CardError as exc:
+            raise ValidationError(str(exc)) from None
+
+
+class CardsField(fields.Field):
+    """An array of cards → list of card kinds, every bad element reported."""
+
+    def __init__(self, *, max_cards: int = 216, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.max_cards = max_cards
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[int]:
+        if not isinstance(value, list):
+            raise ValidationError("must be an array of cards such as [\"10H\", \"SJ\"]")
+        if len(value) > self.max_cards:
+            raise ValidationError(f"at most {self.max_cards} cards")
+        cards: list[int] = []
+        errors: dict[int, list[str]] = {}
+        for i, item in enumerate(value):
+            try:
+                cards.append(parse_card(item))
+            except CardError as exc:
+                errors[i] = [str(exc)]
+        if errors:
+            raise ValidationError(errors)  # type: ignore[arg-type]
+        return cards
+
+
+class RulesField(fields.Field):
+    """A preset name or ``{"preset": ..., overrides}`` → ``Rules``; omitted → two-deck."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("load_default", lambda: rules_from_json(None))
+        super().__init__(**kwargs)
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        try:
+            return rules_from_json(value)
+        except InvalidInput as exc:
+            raise ValidationError(problems_to_messages(exc.problems)) from None
+
+
+class TrumpField(fields.Field):
+    """``{"level": "10", "suit": "H" | null}`` → ``Trump``."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Trump:
+        if not isinstance(value, dict):
+            raise ValidationError("trump must be an object {\"level\": \"10\", \"suit\": \"H\" or null}")
+        errors: dict[str, list[str]] = {}
+        for key in sorted(set(value) - {"level", "suit"}):
+            errors[key] = ["Unknown field."]
+        level = suit = None
+        if "level" not in value:
+            errors["level"] = ["Missing data for required field."]
+        else:
+            try:
+                if not isinstance(value["level"], str):
+                    raise CardError("the level is a rank string such as \"10\"")
+                level = parse_rank(value["level"])
+            except CardError as exc:
+                errors["level"] = [str(exc)]
+        if "suit" not in value:
+            errors["suit"] = ["Missing data for required field (null for no-trump)."]
+        elif value["suit"] is not None:
+            try:
+                if not isinstance(value["suit"], str):
+                    raise CardError("the suit is \"S\", \"H\", \"C\", \"D\" or null for no-trump")
+                suit = parse_suit(value["suit"])
+            except CardError as exc:
+                errors["suit"] = [str(exc)]
+        if errors:
+            raise ValidationError(errors)  # type: ignore[arg-type]
+        assert level is not None
+        return Trump(level, suit)
+
+
+class SeatField(fields.Integer):
+    """A seat 0..3 in playing order."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(strict=True, validate=lambda s: 0 <= s <= 3, **kwargs)
+        self.error_messages["validator_failed"] = "a seat is an integer 0..3"

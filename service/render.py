@@ -1,0 +1,22 @@
+"""Engine objects → the JSON shapes of API.md (plain functions: the hot path)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from engine.cards import card_str
+from engine.units import Unit
+
+
+def cards_json(cards: Iterable[int]) -> list[str]:
+    return [card_str(c) for c in cards]
+
+
+def unit_json(unit: Unit) -> dict[str, Any]:
+    return {
+        "type": unit.kind,
+        "width": unit.width,
+        "length": unit.length,
+        "cards": cards_json(unit.cards),
+    }
