@@ -106,3 +106,56 @@ class SeatField(fields.Integer):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(strict=True, validate=lambda s: 0 <= s <= 3, **kwargs)
         self.error_messages["validator_failed"] = "a seat is an integer 0..3"
+
+
+class HandsField(fields.Field):
+    """``{"0": [cards], ..., "3": [cards]}`` (seat keys as strings) → ``{seat: [kinds]}``.
+
+    Any subset of the four seats may be given; every bad key or card is reported
+    at its own pointer (``/hands/2/5``).
+    """
+
+    _cards = CardsField()
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dict[int, list[int]]:
+        if not isinstance(value, dict):
+            raise ValidationError("hands must be an object keyed by seat \"0\"..\"3\"")
+        hands: dict[int, list[int]] = {}
+        errors: dict[str, Any] = {}
+        for key, cards in value.items():
+            if key not in ("0", "1", "2", "3"):
+                errors[key] = ["a seat key is \"0\", \"1\", \"2\" or \"3\""]
+                continue
+            try:
+                hands[int(key)] = self._cards.deserialize(cards)
+            except ValidationError as exc:
+                errors[key] = exc.messages
+        if errors:
+            raise ValidationError(errors)
+        return dict(sorted(hands.items()))
+
+
+class PlaysField(fields.Field):
+    """A list of plays (each a card list) in playing order → ``[[kinds], ...]``."""
+
+    _cards = CardsField()
+
+    def __init__(self, *, count: int | None = None, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.count = count
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[list[int]]:
+        if not isinstance(value, list):
+            raise ValidationError("plays must be an array of card arrays")
+        if self.count is not None and len(value) != self.count:
+            raise ValidationError(f"exactly {self.count} plays, one per seat, in playing order")
+        plays: list[list[int]] = []
+        errors: dict[int, Any] = {}
+        for i, cards in enumerate(value):
+            try:
+                plays.append(self._cards.deserialize(cards))
+            except ValidationError as exc:
+                errors[i] = exc.messages
+        if errors:
+            raise ValidationError(errors)  # type: ignore[arg-type]
+        return plays
