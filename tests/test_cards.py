@@ -1,0 +1,92 @@
+"""Card notation (API.md "Card", RULES §1): every accepted spelling, canonical printing."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from engine.cards import (
+    BIG_JOKER,
+    KINDS,
+    SMALL_JOKER,
+    CardError,
+    card_str,
+    check_copies,
+    parse_card,
+    parse_cards,
+    points,
+)
+from engine.errors import InvalidInput
+
+PARSE_CASES = [
+    ("10H", "10H"), ("AS", "AS"), ("2D", "2D"), ("KC", "KC"), ("SJ", "SJ"), ("BJ", "BJ"),
+    ("10h", "10H"), ("as", "AS"), ("sj", "SJ"), ("bj", "BJ"), ("Bj", "BJ"),
+    ("TH", "10H"), ("th", "10H"), ("Td", "10D"),
+    ("A♠", "AS"), ("10♥", "10H"), ("Q♣", "QC"), ("3♦", "3D"), ("K♤", "KS"), ("J♡", "JH"),
+    ("小王", "SJ"), ("大王", "BJ"),
+]
+
+
+@pytest.mark.parametrize(("text", "canonical"), PARSE_CASES)
+def test_parse_every_notation(text: str, canonical: str) -> None:
+    assert card_str(parse_card(text)) == canonical
+
+
+@pytest.mark.parametrize(
+    "bad", ["", "1H", "11H", "10", "H", "AX", "A S", " AS", "AS ", "JOKER", "10HH", "王", "1♠", "ZZ"]
+)
+def test_reject_anything_else(bad: str) -> None:
+    with pytest.raises(CardError):
+        parse_card(bad)
+
+
+@pytest.mark.parametrize("bad", [None, 10, 1.5, ["AS"], {"card": "AS"}, True])
+def test_reject_non_strings(bad: object) -> None:
+    with pytest.raises(CardError):
+        parse_card(bad)
+
+
+@given(st.integers(0, KINDS - 1))
+def test_round_trip_canonical(kind: int) -> None:
+    assert parse_card(card_str(kind)) == kind
+    assert parse_card(card_str(kind).lower()) == kind
+
+
+def test_all_kinds_distinct() -> None:
+    names = {card_str(k) for k in range(KINDS)}
+    assert len(names) == 54
+    assert card_str(SMALL_JOKER) == "SJ" and card_str(BIG_JOKER) == "BJ"
+
+
+@pytest.mark.parametrize(("card", "value"), [("5H", 5), ("10S", 10), ("KD", 10), ("AS", 0), ("QC", 0), ("SJ", 0), ("BJ", 0)])
+def test_points(card: str, value: int) -> None:
+    assert points(parse_card(card)) == value
+
+
+def test_one_deck_has_100_points() -> None:
+    assert sum(points(k) for k in range(KINDS)) == 100
+
+
+def test_parse_cards_reports_every_bad_element() -> None:
+    with pytest.raises(InvalidInput) as exc:
+        parse_cards(["AS", "XX", "10H", 7], ("hand",))
+    assert [p.path for p in exc.value.problems] == [("hand", 1), ("hand", 3)]
+
+
+@pytest.mark.parametrize(("decks", "copies", "ok"), [(1, 1, True), (1, 2, False), (2, 2, True), (2, 3, False), (3, 3, True), (4, 4, True), (4, 5, False)])
+def test_copies_limited_by_decks(decks: int, copies: int, ok: bool) -> None:
+    hands = [(("hands", 0), [parse_card("AS")] * copies)]
+    if ok:
+        check_copies(hands, decks)
+    else:
+        with pytest.raises(InvalidInput) as exc:
+            check_copies(hands, decks)
+        assert exc.value.problems[0].path == ("hands", 0, decks)
+
+
+def test_copies_counted_across_hands() -> None:
+    a = parse_card("KH")
+    with pytest.raises(InvalidInput) as exc:
+        check_copies([(("hands", "0"), [a]), (("hands", "1"), [a, a])], 2)
+    assert exc.value.problems[0].path == ("hands", "1", 1)

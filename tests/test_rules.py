@@ -1,0 +1,127 @@
+"""Presets as data and the option model (RULES §10)."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import InvalidInput
+from engine.levels import LEVEL_TABLES, level_table_from_json
+from engine.rules import OPTIONS, PRESET_VALUES, preset, rules_from_json
+
+# RULES §10 table: preset → (decks, kitty, constant ranks, kitty kind, level table, follow patterns)
+TABLE = {
+    "one-deck": (1, 6, (), "power_of_two", "one-deck", "classic"),
+    "one-deck-lianzhong": (1, 6, (), "linear", "one-deck-lianzhong", "classic"),
+    "two-deck": (2, 8, (), "power_of_two", "two-deck", "classic"),
+    "two-deck-constant-2": (2, 8, (0,), "power_of_two", "two-deck", "classic"),
+    "two-deck-lianzhong": (2, 8, (), "lianzhong", "two-deck", "classic"),
+    "three-deck": (3, 6, (), "lianzhong", "three-deck", "three-deck"),
+    "four-deck": (4, 0, (0,), "transfer", "four-deck", "four-deck"),
+    "four-deck-cgc": (4, 8, (0,), "cgc", "four-deck-cgc", "four-deck-cgc"),
+}
+
+
+@pytest.mark.parametrize("name", list(TABLE))
+def test_preset_rows(name: str) -> None:
+    r = preset(name)
+    assert (r.decks, r.kitty_size, r.constant_trump_ranks, r.kitty_multiplier,
+            r.level_table.name, r.follow_patterns) == TABLE[name]
+    assert (54 * r.decks - r.kitty_size) % 4 == 0
+    four = r.decks == 4
+    cgc = name == "four-deck-cgc"
+    assert r.wider_shape_beats is (r.decks >= 3)
+    assert r.level_suit_precedence is cgc and r.bid_suit_precedence is cgc
+    assert r.throw_forced_unit == ("smallest_failed" if cgc else "lowest_failed")
+    assert r.throw_penalty == ("match_point" if cgc else "none")
+    assert r.no_trump_bid_min_jokers == (4 if cgc else 2)
+    assert r.kitty_dig_by_dealer is cgc
+    assert r.self_overturn is (not four) and r.self_reinforce is True
+    assert r.no_bid_fallback == ("kitty_first_card" if cgc else "spades" if name == "four-deck" else "no_trump")
+    assert r.throw_comparison == "largest_unit" and r.follow_draw == "format"
+    assert r.protect_longer_tuples is False and r.ace_low_tractor is False and r.kitty_cap == 64
+
+
+def test_every_preset_names_every_option() -> None:
+    assert set(TABLE) == set(PRESET_VALUES)
+    for name in PRESET_VALUES:
+        assert set(preset(name).as_json()) == set(OPTIONS) | {"preset"}
+
+
+def test_hand_sizes() -> None:
+    assert [preset(n).hand_size for n in ("one-deck", "two-deck", "three-deck", "four-deck", "four-deck-cgc")] == [12, 25, 39, 54, 52]
+
+
+def test_default_and_forms() -> None:
+    assert rules_from_json(None) is preset("two-deck")
+    assert rules_from_json("three-deck") is preset("three-deck")
+    assert rules_from_json({"preset": "three-deck"}) is preset("three-deck")
+    r = rules_from_json({"preset": "four-deck", "throw_penalty": "points_per_card", "throw_penalty_points_per_card": 5})
+    assert (r.decks, r.throw_penalty, r.throw_penalty_points_per_card) == (4, "points_per_card", 5)
+    assert rules_from_json({"wider_shape_beats": True}).decks == 2
+
+
+def test_overriding_decks_changes_nothing_else() -> None:
+    r = rules_from_json({"preset": "two-deck", "decks": 4})
+    assert r.decks == 4 and r.kitty_size == 8 and r.follow_patterns == "classic" and r.wider_shape_beats is False
+
+
+@pytest.mark.parametrize(
+    ("spec", "path"),
+    [
+        ("five-deck", ()),
+        ({"preset": "nope"}, ("preset",)),
+        ({"preset": 3}, ("preset",)),
+        ({"colour": "red"}, ("colour",)),
+        ({"decks": 5}, ("decks",)),
+        ({"decks": 0}, ("decks",)),
+        ({"decks": "2"}, ("decks",)),
+        ({"decks": True}, ("decks",)),
+        ({"wider_shape_beats": "yes"}, ("wider_shape_beats",)),
+        ({"throw_forced_unit": "random"}, ("throw_forced_unit",)),
+        ({"constant_trump_ranks": ["2", "2"]}, ("constant_trump_ranks", 1)),
+        ({"constant_trump_ranks": ["1"]}, ("constant_trump_ranks", 0)),
+        ({"constant_trump_ranks": "2"}, ("constant_trump_ranks",)),
+        ({"decks": 3}, ("kitty_size",)),
+        ({"preset": "one-deck", "no_trump_bid_min_jokers": 4}, ("no_trump_bid_min_jokers",)),
+        ({"level_table": "five-deck"}, ("level_table",)),
+        (42, ()),
+    ],
+)
+def test_bad_rules_name_the_problem(spec: object, path: tuple[object, ...]) -> None:
+    with pytest.raises(InvalidInput) as exc:
+        rules_from_json(spec)
+    assert exc.value.problems[0].path == path
+
+
+def _table(bands: list[tuple[object, object, str, int]], step: object = 40) -> dict[str, object]:
+    return {"bands": [{"from": a, "to": b, "side": s, "levels": n} for a, b, s, n in bands], "step": step}
+
+
+def test_custom_level_table() -> None:
+    t = level_table_from_json(_table([(None, 80, "dealer", 1), (80, None, "defenders", 0)]))
+    assert t.band_for(75).side == "dealer" and t.band_for(80).side == "defenders"
+    r = rules_from_json({"level_table": _table([(None, 80, "dealer", 1), (80, None, "defenders", 0)])})
+    assert r.level_table == t
+
+
+@pytest.mark.parametrize(
+    ("bands", "path"),
+    [
+        ([(None, 80, "dealer", 1), (90, None, "defenders", 0)], ("bands", 1, "from")),  # gap
+        ([(None, 80, "dealer", 1), (70, None, "defenders", 0)], ("bands", 1, "from")),  # overlap
+        ([(0, 80, "dealer", 1), (80, None, "defenders", 0)], ("bands", 0, "from")),  # not from -inf
+        ([(None, 80, "dealer", 1), (80, 120, "defenders", 0)], ("bands", 1, "to")),  # not open-ended
+        ([(None, 80, "nobody", 1), (80, None, "defenders", 0)], ("bands", 0, "side")),
+        ([(None, 80, "dealer", -1), (80, None, "defenders", 0)], ("bands", 0, "levels")),
+        ([(None, 80, "dealer", 1), (80, 60, "defenders", 0), (60, None, "defenders", 1)], ("bands", 1, "to")),
+    ],
+)
+def test_bad_level_tables(bands: list[tuple[object, object, str, int]], path: tuple[object, ...]) -> None:
+    with pytest.raises(InvalidInput) as exc:
+        level_table_from_json(_table(bands))
+    assert exc.value.problems[0].path == path
+
+
+def test_preset_level_tables_are_valid() -> None:
+    for name, table in LEVEL_TABLES.items():
+        assert level_table_from_json(table.as_json() | {"name": name}) == table
