@@ -87,10 +87,10 @@ def _best_unit(order: TrumpOrder, suit: int, counts: Counter[int]) -> Unit:
             run: list[int] = []
             top = 0
             for pos, step in enumerate(chain):
-                kind = _pick_kind(order, order.steps[suit][step], counts, width)
-                if kind is not None:
-                    run.append(kind)
-                    top = values[pos] * 4 + order.power[kind] % 4
+                picked = _pick_kind(order, order.steps[suit][step], counts, width)
+                if picked is not None:
+                    run.append(picked)
+                    top = values[pos] * 4 + order.power[picked] % 4
                     continue
                 if len(run) >= 2:
                     offer(width, run, top)
