@@ -1,0 +1,115 @@
+"""``POST /v1/bid`` and ``POST /v1/bid/resolve``: bidding 亮主 / 反主 (RULES.md §9)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import jsonify
+from marshmallow import Schema, ValidationError, fields, post_load, validate
+
+from engine.bidding import Bid, BidVerdict, judge_bid, resolve_bids
+from engine.cards import CardError, parse_rank
+from engine.trump import Trump
+from service.api import language, load, reason_json, v1, with_language
+from service.fields import CardsField, RulesField, SeatField
+from service.render import cards_json
+
+MAX_BID_CARDS = 8  # a bid shows at most 4 copies; a few more still get a copies message
+MAX_BIDS = 100
+
+
+class LevelField(fields.Field[int]):
+    """The level rank being played (``"10"``) → rank index 0..12."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        try:
+            if not isinstance(value, str):
+                raise CardError("the level is a rank string such as \"10\"")
+            return parse_rank(value)
+        except CardError as exc:
+            raise ValidationError(str(exc)) from None
+
+
+class BidSchema(Schema):
+    seat = SeatField(required=True)
+    cards = CardsField(required=True, max_cards=MAX_BID_CARDS)
+
+    @post_load
+    def make_bid(self, data: dict[str, Any], **kwargs: Any) -> Bid:
+        return Bid(data["seat"], tuple(data["cards"]))
+
+
+class BidRequest(Schema):
+    rules = RulesField()
+    trump_level = LevelField(required=True)
+    standing = fields.Nested(BidSchema, allow_none=True, load_default=None)
+    bid = fields.Nested(BidSchema, required=True)
+
+
+class ResolveRequest(Schema):
+    rules = RulesField()
+    trump_level = LevelField(required=True)
+    bids = fields.List(
+        fields.Nested(BidSchema), required=True,
+        validate=validate.Length(max=MAX_BIDS, error=f"at most {MAX_BIDS} bids"),
+    )
+    kitty = CardsField(load_default=None, allow_none=True)
+
+
+_bid_schema = BidRequest()
+_resolve_schema = ResolveRequest()
+
+
+def _bid_json(bid: Bid | None) -> dict[str, Any] | None:
+    return None if bid is None else {"seat": bid.seat, "cards": cards_json(bid.cards)}
+
+
+def _trump_json(trump: Trump | None) -> dict[str, str | None] | None:
+    return None if trump is None else trump.as_json()
+
+
+def _verdict_json(verdict: BidVerdict, lang: str) -> dict[str, Any]:
+    return {
+        "valid": verdict.valid,
+        "reason": reason_json(verdict.reason, lang),
+        "trump": _trump_json(verdict.trump),
+        "strength": None if verdict.strength is None else verdict.strength.as_json(lang),
+        "declares": _trump_json(verdict.declares),
+        "standing": _bid_json(verdict.standing),
+    }
+
+
+@v1.post("/bid")
+def post_bid() -> Any:
+    body = load(_bid_schema)
+    lang = language()
+    verdict = judge_bid(body["rules"], body["trump_level"], body["standing"], body["bid"])
+    return with_language(jsonify(_verdict_json(verdict, lang)), lang)
+
+
+@v1.post("/bid/resolve")
+def post_bid_resolve() -> Any:
+    body = load(_resolve_schema)
+    lang = language()
+    kitty = body["kitty"]
+    seq = resolve_bids(body["rules"], body["trump_level"], body["bids"], kitty)
+    first = None
+    if seq.first_invalid is not None:
+        step = seq.steps[seq.first_invalid]
+        first = {"index": seq.first_invalid, "seat": step.bid.seat, "reason": reason_json(step.reason, lang)}
+    return with_language(
+        jsonify(
+            {
+                "steps": [
+                    {"seat": step.bid.seat, "cards": cards_json(step.bid.cards), **_verdict_json(step, lang)}
+                    for step in seq.steps
+                ],
+                "first_invalid": first,
+                "standing": _bid_json(seq.standing),
+                "trump": seq.trump.as_json(),
+                "fallback": seq.fallback,
+                "reason": reason_json(seq.reason, lang),
+            }
+        ),
+        lang,
+    )
