@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from marshmallow import ValidationError, fields
+from marshmallow.validate import Range
 
 from engine.cards import CardError, parse_card, parse_rank, parse_suit
 from engine.errors import InvalidInput
@@ -104,8 +105,8 @@ class SeatField(fields.Integer):
     """A seat 0..3 in playing order."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(strict=True, validate=lambda s: 0 <= s <= 3, **kwargs)
-        self.error_messages["validator_failed"] = "a seat is an integer 0..3"
+        # marshmallow 4 ignores a validator's False return value: it must raise
+        super().__init__(strict=True, validate=Range(0, 3, error="a seat is an integer 0..3"), **kwargs)
 
 
 class HandsField(fields.Field):
