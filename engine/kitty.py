@@ -1,0 +1,468 @@
+"""The kitty 底牌 at the end of a hand: the 抠底 multiplier (RULES.md §7).
+
+When the side that wins the last trick may dig (抠底), the kitty's points are
+multiplied by a factor that the *last trick's lead* decides, and moved to that
+side.  Option ``kitty_multiplier`` picks the formula:
+
+* ``power_of_two`` (seed 001 second rule, seed 004): 2^k, k = cards in the
+  largest unit of the lead (a throw counts its largest unit), capped by
+  ``kitty_cap``: single 2, pair 4, triple 8, 4455 16, 445566 / 444555 64.
+* ``linear`` (seed 001 first rule): 2 × cards of the largest unit.
+* ``lianzhong`` (seed 003 扣底): a triple tractor of length L 2·3^L (and no
+  other shape counts), else a triple 6, else a pair tractor 2·2^L, else a
+  pair 4, else 2.
+* ``cgc`` (seed 002 摳底): 2^width of the largest unit, only when the last
+  trick was won with trumps; 副牌扣底不翻倍 (won in a plain suit) → ×1.
+* ``transfer`` (seed 000 四副, seed 002 §胜负判断 3): no kitty multiplier; the
+  side that wins the last trick takes the other side's captured points × k,
+  k = cards in the largest unit of the lead (每多抓一张多乘1).
+
+``kitty_dig_by_dealer`` (seed 002, seed 000 四副): the dealer side digs too; what
+it digs counts against the defenders, whose points may go below zero.  In
+``transfer`` both sides always dig.
+
+The multiplier and its explanation (``reasons``) come from the same code path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.cards import card_str, check_copies, total_points
+from engine.errors import InvalidInput, Problem
+from engine.reasons import Reason
+from engine.rules import Rules
+from engine.trump import TRUMP, Trump, TrumpOrder, trump_order
+from engine.units import Unit, decompose
+
+DEFENDERS = "defenders"
+DEALER = "dealer"
+NONE = "none"
+
+# A multiplier beyond this could not be reported exactly to every JSON client
+# (2^53 is the largest integer a double holds); only a huge ``kitty_cap`` gets there.
+MAX_MULTIPLIER = 2**40
+
+
+@dataclass(frozen=True, slots=True)
+class Transfer:
+    """What moves between the sides under the ``transfer`` kind (seed 000 四副).
+
+    ``points`` are the captured points of the side that lost the last trick,
+    ``amount`` = ``points`` × ``multiplier`` moves from ``from_side`` to ``to_side``.
+    """
+
+    from_side: str
+    to_side: str
+    points: int
+    multiplier: int
+    amount: int
+
+
+@dataclass(frozen=True, slots=True)
+class KittyResult:
+    """The verdict on the kitty.
+
+    ``awarded`` points go ``to`` ``"defenders"``, ``"dealer"`` or ``"none"``
+    (``awarded`` is 0 exactly when ``to`` is ``"none"``).  Except for
+    ``transfer``, ``awarded`` = ``multiplier`` × ``kitty_points``; the multiplier
+    is 0 when the winning side may not dig.  ``won_with_trumps`` is None when
+    neither given nor implied by a trump lead.  ``unit`` is the unit of the last
+    lead that set the multiplier (None when none did).  ``defender_points_after``
+    is the defenders' score after the adjustment, when their score was given.
+    """
+
+    kind: str
+    multiplier: int
+    kitty_points: int
+    awarded: int
+    to: str
+    winner: int
+    winner_side: str
+    won_with_trumps: bool | None
+    unit: Unit | None
+    lead_units: tuple[Unit, ...]
+    transfer: Transfer | None
+    defender_points_after: int | None
+    reasons: tuple[Reason, ...]
+
+
+def side_of(seat: int, dealer: int) -> str:
+    """``"dealer"`` for the dealer and the dealer's partner, else ``"defenders"``."""
+    return DEALER if seat % 2 == dealer % 2 else DEFENDERS
+
+
+def played_with_trumps(play: Sequence[int], order: TrumpOrder) -> bool:
+    """True iff the winning play of a trick is all trumps (seed 002 用主牌扣底)."""
+    return bool(play) and all(order.suit[c] == TRUMP for c in play)
+
+
+_WIDTH_EN = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
+_WIDTH_ZH = {1: "单张", 2: "对子", 3: "三条", 4: "四条"}
+_TRACTOR_ZH = {2: "拖拉机", 3: "三条拖拉机", 4: "四条拖拉机"}
+
+
+def _unit_en(unit: Unit) -> str:
+    cards = " ".join(card_str(c) for c in unit.cards)
+    if unit.length > 1:
+        return f"a {unit.length}-{_WIDTH_EN.get(unit.width, 'tuple')} tractor ({cards}, {unit.size} cards)"
+    noun = _WIDTH_EN.get(unit.width, f"{unit.width}-tuple")
+    return f"a {noun} ({cards}, {unit.size} card{'s' if unit.size > 1 else ''})"
+
+
+def _unit_zh(unit: Unit) -> str:
+    cards = " ".join(card_str(c) for c in unit.cards)
+    if unit.length > 1:
+        return f"{unit.length}连{_TRACTOR_ZH.get(unit.width, '拖拉机')}（{cards}，{unit.size}张）"
+    return f"{_WIDTH_ZH.get(unit.width, f'{unit.width}张')}（{cards}）"
+
+
+def _largest(units: tuple[Unit, ...]) -> Unit:
+    """The lead's largest unit: ``decompose`` takes it first (RULES §4)."""
+    return units[0]
+
+
+def _lianzhong(units: tuple[Unit, ...]) -> tuple[int, Unit | None, Reason]:
+    """Seed 003 扣底: the first shape present in this list decides, nothing else counts.
+
+    A quad counts as a triple (it contains one), as it contains a pair.
+    """
+
+    def longest(cands: list[Unit]) -> Unit | None:
+        return max(cands, key=lambda u: u.length, default=None)
+
+    triple_tractor = longest([u for u in units if u.width >= 3 and u.length >= 2])
+    if triple_tractor is not None:
+        m = 2 * 3**triple_tractor.length
+        return m, triple_tractor, Reason(
+            "kitty.multiplier.lianzhong",
+            f"the last lead holds {_unit_en(triple_tractor)}: 2·3^{triple_tractor.length} = {m} (seed 003)",
+            f"最后一轮首家出牌含{_unit_zh(triple_tractor)}：2·3^{triple_tractor.length} = {m} 倍（联众规则）",
+        )
+    triple = next((u for u in units if u.width >= 3), None)
+    if triple is not None:
+        return 6, triple, Reason(
+            "kitty.multiplier.lianzhong",
+            f"the last lead holds {_unit_en(triple)}: ×6 (seed 003)",
+            f"最后一轮首家出牌含{_unit_zh(triple)}：6 倍（联众规则）",
+        )
+    pair_tractor = longest([u for u in units if u.width >= 2 and u.length >= 2])
+    if pair_tractor is not None:
+        m = 2 * 2**pair_tractor.length
+        return m, pair_tractor, Reason(
+            "kitty.multiplier.lianzhong",
+            f"the last lead holds {_unit_en(pair_tractor)}: 2·2^{pair_tractor.length} = {m} (seed 003)",
+            f"最后一轮首家出牌含{_unit_zh(pair_tractor)}：2·2^{pair_tractor.length} = {m} 倍（联众规则）",
+        )
+    pair = next((u for u in units if u.width >= 2), None)
+    if pair is not None:
+        return 4, pair, Reason(
+            "kitty.multiplier.lianzhong",
+            f"the last lead holds {_unit_en(pair)}: ×4 (seed 003)",
+            f"最后一轮首家出牌含{_unit_zh(pair)}：4 倍（联众规则）",
+        )
+    unit = units[0]
+    return 2, unit, Reason(
+        "kitty.multiplier.lianzhong",
+        f"the last lead holds only singles ({_unit_en(unit)}): ×2 (seed 003)",
+        f"最后一轮首家出牌只有单张（{_unit_zh(unit)}）：2 倍（联众规则）",
+    )
+
+
+def kitty_multiplier(
+    units: tuple[Unit, ...], rules: Rules, trumps: bool
+) -> tuple[int, Unit | None, list[Reason]]:
+    """The multiplier the last lead's ``units`` give under ``rules.kitty_multiplier``.
+
+    ``trumps``: the last trick was won with trumps (only ``cgc`` reads it).
+    Returns the multiplier, the unit that set it, and the reasons.  For
+    ``transfer`` the multiplier is the k applied to the losing side's points.
+
+    >>> from engine.rules import preset
+    >>> from engine.cards import parse_card
+    >>> order = trump_order(Trump(0, 1), preset("two-deck"))
+    >>> lead = decompose([parse_card(c) for c in "4S 4S 5S 5S".split()], order)
+    >>> kitty_multiplier(lead, preset("two-deck"), False)[0]
+    16
+    """
+    kind = rules.kitty_multiplier
+    largest = _largest(units)
+    if kind == "lianzhong":
+        m, unit, reason = _lianzhong(units)
+        return m, unit, [reason]
+    if kind == "power_of_two":
+        full = 2**largest.size
+        m = min(full, rules.kitty_cap)
+        reasons = [
+            Reason(
+                "kitty.multiplier.power_of_two",
+                f"the largest unit of the last lead is {_unit_en(largest)}: 2^{largest.size} = {full}",
+                f"最后一轮首家出牌的最大牌型是{_unit_zh(largest)}：2^{largest.size} = {full} 倍",
+            )
+        ]
+        if m < full:
+            reasons.append(
+                Reason(
+                    "kitty.multiplier.capped",
+                    f"capped at kitty_cap = {rules.kitty_cap}",
+                    f"最多 {rules.kitty_cap} 倍",
+                )
+            )
+        return m, largest, reasons
+    if kind == "linear":
+        m = 2 * largest.size
+        return m, largest, [
+            Reason(
+                "kitty.multiplier.linear",
+                f"the largest unit of the last lead is {_unit_en(largest)}: 2 × {largest.size} = {m} (seed 001)",
+                f"最后一轮首家出牌的最大牌型是{_unit_zh(largest)}：2×{largest.size} = {m} 倍",
+            )
+        ]
+    if kind == "cgc":
+        if not trumps:
+            return 1, None, [
+                Reason(
+                    "kitty.multiplier.cgc_plain_suit",
+                    "the last trick was won in a plain suit: the kitty is not multiplied (×1, seed 002)",
+                    "副牌扣底不翻倍（×1）",
+                )
+            ]
+        m = 2**largest.width
+        return m, largest, [
+            Reason(
+                "kitty.multiplier.cgc",
+                f"won with trumps; the largest unit of the last lead is {_unit_en(largest)}: "
+                f"2^{largest.width} = {m} (seed 002)",
+                f"用主牌扣底；最后一轮首家出牌的最大牌型是{_unit_zh(largest)}：2^{largest.width} = {m} 倍",
+            )
+        ]
+    if kind == "transfer":
+        k = largest.size
+        return k, largest, [
+            Reason(
+                "kitty.multiplier.transfer",
+                f"the largest unit of the last lead is {_unit_en(largest)}: the losing side's points × {k} "
+                "(seed 000 四副: 每多抓一张多乘1)",
+                f"最后一轮首家出牌的最大牌型是{_unit_zh(largest)}：被扣底一方的得分×{k}",
+            )
+        ]
+    raise AssertionError(kind)  # pragma: no cover - Rules validates the choice
+
+
+def _check_points(points: int | None, problems: list[Problem]) -> None:
+    if points is not None and points % 5:
+        problems.append(Problem(("defender_points",), f"points come in multiples of 5; got {points}"))
+
+
+def kitty_result(
+    rules: Rules,
+    trump: Trump,
+    dealer: int,
+    last_lead: Sequence[int],
+    winner: int,
+    kitty: Sequence[int] = (),
+    *,
+    defender_points: int | None = None,
+    won_with_trumps: bool | None = None,
+    lead_path: tuple[str | int, ...] = ("last_lead",),
+) -> KittyResult:
+    """The kitty verdict from the last trick's lead and its winner (RULES §7).
+
+    ``defender_points`` are the defenders' points before the kitty adjustment
+    (needed by ``transfer``; when given, ``defender_points_after`` is filled).
+    ``won_with_trumps`` says the winning play was all trumps; ``cgc`` needs it
+    unless the lead itself is in trumps (then it is true).  Errors carry paths
+    named like the request fields (``kitty``, ``defender_points``, ...; the lead
+    at ``lead_path``).
+
+    >>> from engine.rules import preset
+    >>> from engine.cards import parse_card
+    >>> r = kitty_result(preset("two-deck"), Trump(0, 1), 0, [parse_card("7S")] * 2, 1,
+    ...                  [parse_card(c) for c in "KS 10D 5C 3C 4C 6C 7C 8C".split()])
+    >>> (r.multiplier, r.kitty_points, r.awarded, r.to)
+    (4, 25, 100, 'defenders')
+    """
+    problems: list[Problem] = []
+    kind = rules.kitty_multiplier
+    for name, seat in (("dealer", dealer), ("winner", winner)):
+        if not 0 <= seat <= 3:
+            problems.append(Problem((name,), "a seat is an integer 0..3"))
+    if len(kitty) > rules.kitty_size:
+        problems.append(
+            Problem(
+                ("kitty",),
+                f"the kitty holds {rules.kitty_size} card{'s' if rules.kitty_size != 1 else ''} "
+                f"under these rules; got {len(kitty)}",
+            )
+        )
+    _check_points(defender_points, problems)
+    order = trump_order(trump, rules)
+    if not last_lead:
+        problems.append(Problem(lead_path, "the last lead has no cards"))
+    elif len({order.suit[c] for c in last_lead}) != 1:
+        problems.append(
+            Problem(lead_path, "the last lead mixes effective suits; a lead is of one suit (or all trumps)")
+        )
+    if problems:
+        raise InvalidInput(problems)
+    check_copies([(("kitty",), kitty), (lead_path, last_lead)], rules.decks)
+
+    lead_in_trumps = order.suit[last_lead[0]] == TRUMP
+    trumps = won_with_trumps
+    if lead_in_trumps and won_with_trumps is False:
+        raise InvalidInput(
+            Problem(("won_with_trumps",), "the last lead was in trumps, so the trick was won with trumps")
+        )
+    if lead_in_trumps:
+        trumps = True
+    if trumps is None and kind == "cgc":
+        raise InvalidInput(
+            Problem(
+                ("won_with_trumps",),
+                "the cgc kitty rule doubles only a kitty dug with trumps: say whether the last trick "
+                "was won with trumps (or send the whole last_trick)",
+            )
+        )
+
+    units = decompose(last_lead, order)
+    kitty_pts = total_points(kitty)
+    winner_side = side_of(winner, dealer)
+    multiplier, unit, reasons = kitty_multiplier(units, rules, bool(trumps))
+    if multiplier > MAX_MULTIPLIER:
+        raise InvalidInput(
+            Problem(
+                ("rules", "kitty_cap"),
+                f"a multiplier of {multiplier} is too large to report; lower kitty_cap",
+            )
+        )
+
+    if kind == "transfer":
+        return _transfer(
+            rules, dealer, winner, winner_side, trumps, units, unit, multiplier, kitty_pts,
+            defender_points, reasons,
+        )
+
+    if winner_side == DEFENDERS:
+        reasons.insert(
+            0,
+            Reason(
+                "kitty.dug_by_defenders",
+                f"seat {winner} (defenders) won the last trick: they dig the kitty (抠底)",
+                f"{winner} 号位（抓分方）赢得最后一轮：抠底",
+            ),
+        )
+    elif rules.kitty_dig_by_dealer:
+        reasons.insert(
+            0,
+            Reason(
+                "kitty.dug_by_dealer",
+                f"seat {winner} (dealer side) won the last trick and the dealer side may dig: "
+                "the kitty counts against the defenders",
+                f"{winner} 号位（庄家方）赢得最后一轮，庄家方也可扣底：底分从抓分方得分中扣除",
+            ),
+        )
+    else:
+        multiplier, unit = 0, None
+        reasons = [
+            Reason(
+                "kitty.kept_by_dealer",
+                f"seat {winner} (dealer side) won the last trick: no 抠底, the kitty's points count for nobody",
+                f"{winner} 号位（庄家方）赢得最后一轮：不抠底，底分不计",
+            )
+        ]
+    awarded = multiplier * kitty_pts
+    to = winner_side if awarded else NONE
+    after = None
+    if defender_points is not None:
+        after = defender_points + (awarded if to == DEFENDERS else -awarded if to == DEALER else 0)
+    return KittyResult(
+        kind, multiplier, kitty_pts, awarded, to, winner, winner_side, trumps, unit, units,
+        None, after, tuple(reasons),
+    )
+
+
+def _transfer(
+    rules: Rules, dealer: int, winner: int, winner_side: str, trumps: bool | None, units: tuple[Unit, ...],
+    unit: Unit | None, k: int, kitty_pts: int, defender_points: int | None, reasons: list[Reason],
+) -> KittyResult:
+    """Seed 000 四副 / seed 002 §胜负判断 3: the last trick's winner takes the other
+    side's points × k; the dealer side's points are the total less the
+    defenders' and the kitty's."""
+    if defender_points is None:
+        raise InvalidInput(
+            Problem(
+                ("defender_points",),
+                "the transfer kitty rule moves the losing side's points: send defender_points "
+                "(the defenders' points before the last trick's adjustment)",
+            )
+        )
+    available = rules.total_points - kitty_pts
+    if not 0 <= defender_points <= available:
+        raise InvalidInput(
+            Problem(
+                ("defender_points",),
+                f"before the adjustment the defenders hold between 0 and {available} points "
+                f"({rules.total_points} in play less {kitty_pts} in the kitty); got {defender_points}",
+            )
+        )
+    dealer_points = available - defender_points
+    if winner_side == DEFENDERS:
+        base, loser = dealer_points, DEALER
+    else:
+        base, loser = defender_points, DEFENDERS
+    amount = base * k
+    after = defender_points + amount if winner_side == DEFENDERS else defender_points - amount
+    reasons.insert(
+        0,
+        Reason(
+            "kitty.transfer",
+            f"seat {winner} ({winner_side} side) won the last trick: it takes the {loser} side's "
+            f"{base} points × {k} = {amount}",
+            f"{winner} 号位（{'抓分方' if winner_side == DEFENDERS else '庄家方'}）赢得最后一轮扣底："
+            f"被扣底一方的 {base} 分×{k} = {amount} 分归扣底一方",
+        ),
+    )
+    return KittyResult(
+        "transfer", k, kitty_pts, amount, winner_side if amount else NONE, winner, winner_side, trumps,
+        unit, units, Transfer(loser, winner_side, base, k, amount), after, tuple(reasons),
+    )
+
+
+def kitty_from_trick(
+    rules: Rules,
+    trump: Trump,
+    dealer: int,
+    leader: int,
+    plays: Sequence[Sequence[int]],
+    kitty: Sequence[int] = (),
+    *,
+    defender_points: int | None = None,
+) -> KittyResult:
+    """The kitty verdict from the whole last trick (plays in playing order from
+    ``leader``): the trick engine names the winner, and whether it won with
+    trumps is read off the winning play.  Error paths are relative to the
+    request root (``last_trick/plays/i/j``).
+
+    Needs ``engine.trick`` (``resolve_trick``); imported here so this module
+    works without it.
+    """
+    from engine.trick import resolve_trick  # the trick engine (RULES §6)
+
+    order = trump_order(trump, rules)
+    check_copies(
+        [(("kitty",), kitty)] + [(("last_trick", "plays", i), list(p)) for i, p in enumerate(plays)],
+        rules.decks,
+    )
+    try:
+        result = resolve_trick(leader, [list(p) for p in plays], order, rules)
+    except InvalidInput as exc:
+        raise exc.under("last_trick") from None
+    winner = result.winner
+    winning_play = plays[(winner - leader) % 4]
+    return kitty_result(
+        rules, trump, dealer, plays[0], winner, kitty,
+        defender_points=defender_points,
+        won_with_trumps=played_with_trumps(winning_play, order),
+        lead_path=("last_trick", "plays", 0),
+    )

@@ -1,0 +1,136 @@
+"""``POST /v1/kitty``: the 抠底 multiplier and what the kitty moves (RULES §7).
+
+Two request forms: ``last_trick`` (leader + the four plays; the trick engine
+names the winner and whether it won with trumps) or ``last_lead`` + ``winner``
+(+ ``won_with_trumps`` where the ``cgc`` rule needs it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import jsonify
+from marshmallow import Schema, ValidationError, fields, validates_schema
+
+from engine.errors import InvalidInput, Problem
+from engine.kitty import KittyResult, kitty_from_trick, kitty_result
+from service.api import language, load, reason_json, v1, with_language
+from service.fields import CardsField, PlaysField, RulesField, SeatField, TrumpField
+from service.render import unit_json
+from service.routes.settle import PointsField
+
+try:  # the trick engine (RULES §6) is needed only for the last_trick form
+    import engine.trick  # noqa: F401
+
+    HAVE_TRICK_ENGINE = True
+except ModuleNotFoundError as exc:  # pragma: no cover - depends on the checkout
+    if exc.name != "engine.trick":
+        raise
+    HAVE_TRICK_ENGINE = False
+
+
+class StrictBoolean(fields.Field):
+    """JSON true or false, nothing else."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise ValidationError("must be true or false")
+        return value
+
+
+class LastTrick(Schema):
+    leader = SeatField(required=True)
+    plays = PlaysField(required=True, count=4)
+
+
+class KittyRequest(Schema):
+    rules = RulesField()
+    trump = TrumpField(required=True)
+    dealer = SeatField(required=True)
+    kitty = CardsField(load_default=list)
+    last_trick = fields.Nested(LastTrick)
+    last_lead = CardsField()
+    winner = SeatField()
+    won_with_trumps = StrictBoolean()
+    defender_points = PointsField()
+
+    @validates_schema(pass_original=True)
+    def one_form(self, data: dict[str, Any], original: Any, **kwargs: Any) -> None:
+        keys = set(original) if isinstance(original, dict) else set()
+        if "last_trick" in keys:
+            extra = sorted(keys & {"last_lead", "winner", "won_with_trumps"})
+            if extra:
+                raise ValidationError(
+                    {
+                        k: ["send either last_trick or last_lead + winner: with last_trick the winner "
+                            "and whether it won with trumps are computed"]
+                        for k in extra
+                    }
+                )
+            return
+        if "last_lead" not in keys and "winner" not in keys:
+            raise ValidationError(
+                "send the last trick: last_trick {leader, plays}, or last_lead with winner"
+            )
+        for k in ("last_lead", "winner"):
+            if k not in keys:
+                raise ValidationError({k: ["Missing data for required field (last_lead and winner go together)."]})
+
+
+_schema = KittyRequest()
+
+
+def kitty_json(result: KittyResult, lang: str) -> dict[str, Any]:
+    """A kitty verdict as API.md shows it (also used inside /v1/hand)."""
+    transfer = result.transfer
+    return {
+        "multiplier": result.multiplier,
+        "kitty_points": result.kitty_points,
+        "awarded": result.awarded,
+        "to": result.to,
+        "kind": result.kind,
+        "winner": result.winner,
+        "winner_side": result.winner_side,
+        "won_with_trumps": result.won_with_trumps,
+        "unit": None if result.unit is None else unit_json(result.unit),
+        "lead_units": [unit_json(u) for u in result.lead_units],
+        "transfer": None
+        if transfer is None
+        else {
+            "from": transfer.from_side,
+            "to": transfer.to_side,
+            "points": transfer.points,
+            "multiplier": transfer.multiplier,
+            "amount": transfer.amount,
+        },
+        "defender_points_after": result.defender_points_after,
+        "reasons": [reason_json(r, lang) for r in result.reasons],
+    }
+
+
+@v1.post("/kitty")
+def post_kitty() -> Any:
+    body = load(_schema)
+    rules, trump = body["rules"], body["trump"]
+    if "last_trick" in body:
+        if not HAVE_TRICK_ENGINE:
+            raise InvalidInput(
+                Problem(
+                    ("last_trick",),
+                    "last_trick needs the trick engine, which this build lacks; "
+                    "send last_lead + winner instead",
+                )
+            )
+        trick = body["last_trick"]
+        result = kitty_from_trick(
+            rules, trump, body["dealer"], trick["leader"], trick["plays"], body["kitty"],
+            defender_points=body.get("defender_points"),
+        )
+    else:
+        result = kitty_result(
+            rules, trump, body["dealer"], body["last_lead"], body["winner"], body["kitty"],
+            defender_points=body.get("defender_points"),
+            won_with_trumps=body.get("won_with_trumps"),
+        )
+    lang = language()
+    return with_language(jsonify(kitty_json(result, lang)), lang)
