@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import ValidationError, fields
+from marshmallow import ValidationError, fields, validate
 
 from engine.cards import CardError, parse_card, parse_rank, parse_suit
 from engine.errors import InvalidInput
@@ -101,11 +101,15 @@ class TrumpField(fields.Field):
 
 
 class SeatField(fields.Integer):
-    """A seat 0..3 in playing order."""
+    """A seat 0..3 in playing order.
+
+    (marshmallow 4 validators must raise: a lambda returning False passes silently.)
+    """
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(strict=True, validate=lambda s: 0 <= s <= 3, **kwargs)
-        self.error_messages["validator_failed"] = "a seat is an integer 0..3"
+        super().__init__(
+            strict=True, validate=validate.Range(min=0, max=3, error="a seat is an integer 0..3"), **kwargs
+        )
 
 
 class HandsField(fields.Field):
