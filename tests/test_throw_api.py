@@ -1,0 +1,121 @@
+"""``POST /v1/throw`` (API.md): every response validated against openapi.yaml by the
+``api`` fixture; seed examples end to end, languages, and 4xx with pointers."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+TRUMP_10H = {"level": "10", "suit": "H"}
+
+
+def body(lead: list[str], hands: dict[str, list[str]], **extra: Any) -> dict[str, Any]:
+    return {"rules": "two-deck", "trump": TRUMP_10H, "leader": 0, "lead": lead, "hands": hands} | extra
+
+
+def test_seed_000_98844_against_qq(api: Any) -> None:
+    """Seed 000: another player holds QQ → 9, 88 and 44 all fail → 44 is forced."""
+    resp = api.post("/v1/throw", body(["9S", "8S", "8S", "4S", "4S"], {"1": ["3S"], "2": ["QS", "QS"], "3": []}))
+    assert resp.status_code == 200
+    data = resp.get_json()
+    assert data["valid"] is False
+    assert data["suit"] == "S"
+    assert [u["cards"] for u in data["units"]] == [["8S", "8S"], ["4S", "4S"], ["9S"]]
+    assert [(f["unit"]["cards"], [(b["seat"], b["cards"]) for b in f["beaten_by"]]) for f in data["failed_units"]] == [
+        (["8S", "8S"], [(2, ["QS", "QS"])]),
+        (["4S", "4S"], [(2, ["QS", "QS"])]),
+        (["9S"], [(2, ["QS"])]),
+    ]
+    assert data["forced_play"] == ["4S", "4S"]
+    assert data["forced_unit"] == {"type": "tuple", "width": 2, "length": 1, "cards": ["4S", "4S"]}
+    assert data["penalty"] == {"kind": "none", "amount": 0, "seat": None, "team": None}
+    assert data["reasons"][-1]["code"] == "throw.forced.lowest_failed"
+    assert resp.headers["Content-Language"] == "en"
+
+
+def test_standing_throw_echoes_the_lead(api: Any) -> None:
+    """Seed 000: AQQJJ may be thrown; forced_play equals the lead (canonical notation)."""
+    resp = api.post("/v1/throw", body(["as", "Q♠", "QS", "JS", "js"], {"1": ["KS", "KS", "AS"]}))
+    data = resp.get_json()
+    assert resp.status_code == 200 and data["valid"] is True
+    assert data["forced_play"] == ["AS", "QS", "QS", "JS", "JS"]
+    assert data["failed_units"] == [] and data["forced_unit"] is None
+    assert [r["code"] for r in data["reasons"]] == ["throw.stands"]
+
+
+def test_chinese_reasons(api: Any) -> None:
+    """Seed 001: AAJJ against KK forces JJ; explanations in Chinese on request."""
+    resp = api.post(
+        "/v1/throw", body(["AS", "AS", "JS", "JS"], {"3": ["KS", "KS"]}), headers={"Accept-Language": "zh-CN"}
+    )
+    data = resp.get_json()
+    assert data["forced_play"] == ["JS", "JS"]
+    assert resp.headers["Content-Language"] == "zh"
+    assert "座位3" in data["reasons"][0]["message"]
+
+
+def test_penalty_and_wider_shape_in_json(api: Any) -> None:
+    """Seed 000/002 four decks: a quad beats a 2-pair tractor; points_per_card to the other team."""
+    resp = api.post(
+        "/v1/throw",
+        {
+            "rules": {"preset": "four-deck", "throw_penalty": "points_per_card", "throw_penalty_points_per_card": 5},
+            "trump": {"level": "5", "suit": "H"},
+            "leader": 1,
+            "lead": ["AS", "AS", "AS", "AS", "7S", "7S", "8S", "8S"],
+            "hands": {"3": ["3S", "3S", "3S", "3S"]},
+        },
+    )
+    data = resp.get_json()
+    assert data["failed_units"] == [
+        {
+            "unit": {"type": "tractor", "width": 2, "length": 2, "cards": ["8S", "8S", "7S", "7S"]},
+            "beaten_by": [{"seat": 3, "cards": ["3S"] * 4, "width": 4, "length": 1, "wider_shape": True}],
+        }
+    ]
+    assert data["penalty"] == {"kind": "points_per_card", "amount": 40, "seat": 1, "team": "0"}
+
+
+def test_match_point_penalty(api: Any) -> None:
+    resp = api.post(
+        "/v1/throw", body(["AS", "KS", "KS"], {"2": ["AS"]}, rules="four-deck-cgc", leader=3)
+    )
+    data = resp.get_json()
+    assert data["valid"] is True  # four decks: one more AS only ties
+    resp = api.post("/v1/throw", body(["KS", "QS", "QS"], {"2": ["AS"]}, rules="four-deck-cgc", leader=3))
+    data = resp.get_json()
+    assert data["forced_play"] == ["KS"]
+    assert data["penalty"] == {"kind": "match_point", "amount": 1, "seat": 3, "team": None}
+
+
+@pytest.mark.parametrize(
+    ("payload", "pointers"),
+    [
+        (body(["9S", "8H"], {}), ["/lead/1"]),  # mixing effective suits (8H is trump)
+        (body(["9S", "AS"], {"0": ["9S", "3C"]}), ["/lead/1"]),  # not in the leader's hand
+        (body(["9S", "9S"], {"1": ["AS"], "2": ["9S"]}), ["/hands/2/0"]),  # a third 9S with two decks
+        (body(["9S", "XX"], {}), ["/lead/1"]),
+        (body(["9S"], {"1": ["AS", "ZZ"]}), ["/hands/1/1"]),
+        (body(["9S"], {"4": ["AS"]}), ["/hands/4"]),
+        (body([], {}), ["/lead"]),
+        (body(["9S"], {}, leader=4), ["/leader"]),
+        (body(["9S"], {}, leader="0"), ["/leader"]),
+        (body(["9S"], {}, extra=1), ["/extra"]),
+        (body(["9S"], {}, rules="five-deck"), ["/rules"]),
+        (body(["9S"], {}, rules={"preset": "two-deck", "throw_forced_unit": "random"}), ["/rules/throw_forced_unit"]),
+        ({"trump": TRUMP_10H, "leader": 0, "lead": ["9S"]}, ["/hands"]),
+        (body(["9S"], []), ["/hands"]),
+    ],
+)
+def test_unprocessable(api: Any, payload: dict[str, Any], pointers: list[str]) -> None:
+    resp = api.post("/v1/throw", payload)
+    assert resp.status_code == 422
+    assert resp.mimetype == "application/problem+json"
+    assert [e["pointer"] for e in resp.get_json()["errors"]] == pointers
+
+
+def test_not_json_and_bad_json(api: Any) -> None:
+    assert api.post("/v1/throw", data="x", content_type="text/plain").status_code == 415
+    assert api.post("/v1/throw", data="{", content_type="application/json").status_code == 400
+    assert api.post("/v1/throw", data=b"[" * 70000, content_type="application/json").status_code == 413
