@@ -51,9 +51,14 @@ def rank_of(card: int) -> int | None:
     return None if card >= SMALL_JOKER else card % 13
 
 
+def _upper(text: str) -> str:
+    """Upper-case ASCII letters only (``"ſ".upper()`` is ``"S"``: not a suit here)."""
+    return "".join(ch.upper() if ch.isascii() else ch for ch in text)
+
+
 def parse_rank(text: str) -> int:
     """``"10"``/``"T"``/``"q"`` → rank index (0 = 2, 12 = A)."""
-    key = text.upper()
+    key = _upper(text)
     if key in _RANK_ALIASES:
         return _RANK_ALIASES[key]
     raise CardError(f"{text!r} is not a rank; use one of 2 3 4 5 6 7 8 9 10 J Q K A")
@@ -61,7 +66,7 @@ def parse_rank(text: str) -> int:
 
 def parse_suit(text: str) -> int:
     """``"H"``/``"h"``/``"♥"`` → suit index (S=0, H=1, C=2, D=3)."""
-    key = text.upper()
+    key = _upper(text)
     if key in _SUIT_ALIASES:
         return _SUIT_ALIASES[key]
     raise CardError(f"{text!r} is not a suit; use S, H, C or D (or ♠ ♥ ♣ ♦)")
@@ -75,7 +80,7 @@ def parse_card(text: object) -> int:
     """
     if not isinstance(text, str):
         raise CardError(f"a card must be a string such as \"10H\", not {type(text).__name__}")
-    key = text.upper()
+    key = _upper(text)
     if key in _JOKER_ALIASES:
         return _JOKER_ALIASES[key]
     if len(key) >= 2:

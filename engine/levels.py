@@ -17,6 +17,8 @@ from typing import Any
 from engine.errors import InvalidInput, Problem
 
 SIDES = ("dealer", "defenders")
+POINT_LIMIT = 1_000_000  # band bounds and steps stay far inside exact JSON integers
+MAX_LEVELS = 13  # 2 → A and past it: more is never a level change
 
 
 @dataclass(frozen=True, slots=True)
@@ -147,6 +149,9 @@ def _int_or_none(value: object, path: tuple[str | int, ...], problems: list[Prob
     if isinstance(value, bool) or not isinstance(value, int):
         problems.append(Problem(path, "must be an integer or null"))
         return None
+    if not -POINT_LIMIT <= value <= POINT_LIMIT or value % 5:
+        problems.append(Problem(path, f"must be a multiple of 5 between {-POINT_LIMIT} and {POINT_LIMIT}"))
+        return None
     return value
 
 
@@ -166,6 +171,10 @@ def level_table_from_json(value: object) -> LevelTable:
     problems: list[Problem] = []
     unknown = set(value) - {"bands", "step", "name"}
     problems += [Problem((k,), "unknown field of a level table") for k in sorted(unknown)]
+    if "step" not in value:
+        problems.append(Problem(("step",), "step is required (null for no further levels)"))
+    if value.get("name") is not None and not isinstance(value.get("name"), str):
+        problems.append(Problem(("name",), "name must be a string or null"))
     raw_bands = value.get("bands")
     step = _int_or_none(value.get("step"), ("step",), problems)
     if step is not None and step <= 0:
@@ -181,14 +190,17 @@ def level_table_from_json(value: object) -> LevelTable:
             continue
         extra = set(raw) - {"from", "to", "side", "levels"}
         problems += [Problem((*at, k), "unknown field of a band") for k in sorted(extra)]
+        problems += [
+            Problem((*at, k), f"{k} is required (null for unbounded)") for k in ("from", "to") if k not in raw
+        ]
         start = _int_or_none(raw.get("from"), (*at, "from"), problems)
         end = _int_or_none(raw.get("to"), (*at, "to"), problems)
         side = raw.get("side")
         if side not in SIDES:
             problems.append(Problem((*at, "side"), "side must be 'dealer' or 'defenders'"))
         levels = raw.get("levels")
-        if isinstance(levels, bool) or not isinstance(levels, int) or levels < 0:
-            problems.append(Problem((*at, "levels"), "levels must be an integer ≥ 0"))
+        if isinstance(levels, bool) or not isinstance(levels, int) or not 0 <= levels <= MAX_LEVELS:
+            problems.append(Problem((*at, "levels"), f"levels must be an integer from 0 to {MAX_LEVELS}"))
             levels = 0
         if start is not None and end is not None and end <= start:
             problems.append(Problem((*at, "to"), "a band must end after it starts"))

@@ -112,7 +112,9 @@ OPTIONS: dict[str, Option] = {
     "self_reinforce": Option("bool", help="自保: the standing bidder may strengthen the same suit"),
     "self_overturn": Option("bool", help="自反: the standing bidder may change suit"),
     "bid_suit_precedence": Option("bool", help="equal-count bids rank D < C < H < S (seed 002)"),
-    "no_trump_bid_min_jokers": Option("int", minimum=2, maximum=8, help="jokers needed to bid no-trump"),
+    "no_trump_bid_min_jokers": Option(
+        "int", minimum=2, maximum=4, help="jokers of one kind needed to bid no-trump (at most decks)"
+    ),
     "no_bid_fallback": Option("choice", NO_BID_FALLBACKS, help="trump when nobody bids (RULES §9)"),
 }
 
@@ -252,11 +254,19 @@ def _build(values: Mapping[str, Any], preset: str | None, base_path: tuple[str |
                 "cannot be dealt evenly to four seats",
             )
         )
-    if converted["no_trump_bid_min_jokers"] > 2 * decks:
+    if converted["no_trump_bid_min_jokers"] > max(2, decks):
+        # a joker bid shows copies of one joker (RULES §9), so at most `decks` of them
         problems.append(
             Problem(
                 (*base_path, "no_trump_bid_min_jokers"),
-                f"{decks} deck(s) hold only {2 * decks} jokers",
+                f"a no-trump bid shows jokers of one kind and {decks} deck(s) hold only {decks} of each",
+            )
+        )
+    if converted["throw_penalty_points_per_card"] % 5:
+        problems.append(
+            Problem(
+                (*base_path, "throw_penalty_points_per_card"),
+                "game points come in multiples of 5",
             )
         )
     if problems:

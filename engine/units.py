@@ -54,13 +54,14 @@ class Unit:
 
 
 def _pick_kind(order: TrumpOrder, kinds: tuple[int, ...], counts: Counter[int], width: int) -> int | None:
-    """Which kind of a step supplies a tuple of ``width``: the tightest fit
-    (keeping wider tuples whole), then the highest power, then the lowest kind."""
+    """Which kind of a step supplies a tuple of ``width``: the highest power
+    (RULES §4 "ties → the higher"), then the tightest fit (keeping wider tuples
+    whole), then the lowest kind."""
     best: tuple[int, int, int] | None = None
     for kind in kinds:
         c = counts.get(kind, 0)
         if c >= width:
-            key = (c, -order.power[kind], kind)
+            key = (-order.power[kind], c, kind)
             if best is None or key < best:
                 best = key
     return None if best is None else best[2]

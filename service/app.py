@@ -24,6 +24,8 @@ DEFAULT_CONFIG: dict[str, Any] = {
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the referee app; ``config`` overrides ``DEFAULT_CONFIG``."""
     app = Flask(__name__, static_folder=None)
+    app.url_map.merge_slashes = False  # a redirect would be an HTML page, not problem+json
+    app.url_map.strict_slashes = False
     app.json_provider_class = OrjsonProvider
     app.json = OrjsonProvider(app)
     app.config.update(DEFAULT_CONFIG)

@@ -34,7 +34,7 @@ def test_parse_every_notation(text: str, canonical: str) -> None:
 
 
 @pytest.mark.parametrize(
-    "bad", ["", "1H", "11H", "10", "H", "AX", "A S", " AS", "AS ", "JOKER", "10HH", "王", "1♠", "ZZ"]
+    "bad", ["", "1H", "11H", "10", "H", "AX", "A S", " AS", "AS ", "JOKER", "10HH", "王", "1♠", "ZZ", "Aſ", "ſj", "ΑS"]
 )
 def test_reject_anything_else(bad: str) -> None:
     with pytest.raises(CardError):

@@ -83,6 +83,8 @@ def test_overriding_decks_changes_nothing_else() -> None:
         ({"constant_trump_ranks": "2"}, ("constant_trump_ranks",)),
         ({"decks": 3}, ("kitty_size",)),
         ({"preset": "one-deck", "no_trump_bid_min_jokers": 4}, ("no_trump_bid_min_jokers",)),
+        ({"preset": "two-deck", "no_trump_bid_min_jokers": 3}, ("no_trump_bid_min_jokers",)),
+        ({"throw_penalty_points_per_card": 3}, ("throw_penalty_points_per_card",)),
         ({"level_table": "five-deck"}, ("level_table",)),
         (42, ()),
     ],
@@ -114,12 +116,21 @@ def test_custom_level_table() -> None:
         ([(None, 80, "nobody", 1), (80, None, "defenders", 0)], ("bands", 0, "side")),
         ([(None, 80, "dealer", -1), (80, None, "defenders", 0)], ("bands", 0, "levels")),
         ([(None, 80, "dealer", 1), (80, 60, "defenders", 0), (60, None, "defenders", 1)], ("bands", 1, "to")),
+        ([(None, 80, "dealer", 14), (80, None, "defenders", 0)], ("bands", 0, "levels")),
+        ([(None, -2**63, "dealer", 1), (-2**63, None, "defenders", 0)], ("bands", 0, "to")),
+        ([(None, 82, "dealer", 1), (82, None, "defenders", 0)], ("bands", 0, "to")),
     ],
 )
 def test_bad_level_tables(bands: list[tuple[object, object, str, int]], path: tuple[object, ...]) -> None:
     with pytest.raises(InvalidInput) as exc:
         level_table_from_json(_table(bands))
     assert exc.value.problems[0].path == path
+
+
+def test_band_bounds_and_step_are_required() -> None:
+    with pytest.raises(InvalidInput) as exc:
+        level_table_from_json({"bands": [{"side": "dealer", "levels": 1}]})
+    assert {p.path for p in exc.value.problems} >= {("step",), ("bands", 0, "from"), ("bands", 0, "to")}
 
 
 def test_preset_level_tables_are_valid() -> None:

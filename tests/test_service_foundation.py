@@ -112,6 +112,11 @@ def test_unknown_path_and_method(api: Any) -> None:
     assert "POST" in resp.headers["Allow"]
 
 
+def test_doubled_slash_is_a_problem_not_a_redirect(api: Any) -> None:
+    resp = api.client.post("/v1//analyze", json={"trump": TRUMP, "cards": []})
+    assert resp.status_code == 404 and resp.mimetype == "application/problem+json"
+
+
 def test_rulesets(api: Any) -> None:
     body = api.get("/v1/rulesets").json
     names = [r["name"] for r in body["rulesets"]]

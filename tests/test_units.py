@@ -101,6 +101,9 @@ DECOMPOSITION_CASES = [
     ("four-deck", "10", "H", "6S 6S 6S 7S 7S 7S 8S 8S 9S 9S", [(2, 4, "9S 9S 8S 8S 7S 7S 6S 6S"), (1, 1, "7S"), (1, 1, "6S")],
      "8 cards beat 6"),
     ("two-deck", "10", "H", "10S 10S 10C 10C AH AH", [(2, 2, "10S 10S AH AH"), (2, 1, "10C 10C")], "one off-suit level pair per step"),
+    ("four-deck-cgc", "10", "S", "10D 10D 10H 10H 10H 2S 2S",
+     [(2, 2, "10H 10H 2S 2S"), (2, 1, "10D 10D"), (1, 1, "10H")],
+     "level_suit_precedence: of two tied tractors the higher (10H > 10D) is taken"),
     ("two-deck", "10", "H", "BJ SJ 10H 10S AH", [(1, 1, "BJ"), (1, 1, "SJ"), (1, 1, "10H"), (1, 1, "10S"), (1, 1, "AH")], "singles high first"),
 ]
 
