@@ -1,19 +1,36 @@
 # syntax=docker/dockerfile:1
+# tractor-referee: `docker build -t tractor-referee .` then
+# `docker run --rm -p 8000:8000 tractor-referee` (docs at http://localhost:8000/docs).
+
+# --- build: wheels of the referee and of its pinned dependencies -------------
 FROM python:3.11-slim AS build
+ENV PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1
 WORKDIR /src
-COPY pyproject.toml README.md openapi.yaml ./
+COPY pyproject.toml README.md openapi.yaml requirements.lock ./
 COPY engine engine
 COPY service service
-RUN pip wheel --no-cache-dir --wheel-dir /wheels .
+RUN pip wheel --wheel-dir /wheels --constraint requirements.lock .
 
-FROM python:3.11-slim
-RUN useradd --uid 10001 --no-create-home referee
-COPY --from=build /wheels /wheels
-RUN pip install --no-cache-dir /wheels/*.whl && rm -rf /wheels
+# --- run: the wheels only, as an unprivileged numeric user --------------------
+FROM python:3.11-slim AS run
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    BIND=0.0.0.0:8000 \
+    PROMETHEUS_MULTIPROC_DIR=/tmp/referee-metrics
+RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
+    pip install --no-index --find-links=/wheels tractor-referee \
+    && groupadd --gid 10001 referee \
+    && useradd --uid 10001 --gid 10001 --no-create-home --home-dir /nonexistent \
+       --shell /usr/sbin/nologin referee
 WORKDIR /app
-COPY gunicorn.conf.py .
-USER 10001
-ENV BIND=0.0.0.0:8000
+COPY gunicorn.conf.py ./
+USER 10001:10001
 EXPOSE 8000
-HEALTHCHECK --interval=10s --timeout=3s CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz', timeout=2)"
+STOPSIGNAL SIGTERM
+HEALTHCHECK --interval=10s --timeout=3s --start-period=15s --retries=3 \
+    CMD ["python", "-m", "service.healthcheck"]
+# exec form: gunicorn is PID 1 and gets SIGTERM itself (graceful shutdown)
 CMD ["gunicorn", "-c", "gunicorn.conf.py", "--no-control-socket"]

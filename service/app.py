@@ -1,23 +1,34 @@
-"""Flask app factory: ``service.app:create_app(config=None)``."""
+"""Flask app factory: ``service.app:create_app(config=None)``.
+
+Besides the ``/v1`` rules endpoints and the ops endpoints, every request gets a
+request id (``X-Request-ID``, echoed), one JSON access log line and its count
+and latency in the Prometheus metrics (``/metrics``); ``/docs`` serves the
+interactive documentation offline.
+"""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, Response
+from flask import Flask, Response, g, request
 from werkzeug.exceptions import HTTPException
 
 from engine.errors import InvalidInput
-from service import routes  # noqa: F401  (registers the /v1 views)
+from service import logs, metrics, routes  # noqa: F401  (routes registers the /v1 views)
 from service.api import v1
+from service.docs import docs
 from service.errors import invalid, problem_response
 from service.jsonio import OrjsonProvider
+from service.limits import MAX_BODY_BYTES
 from service.ops import ops, warm_engine
 
 DEFAULT_CONFIG: dict[str, Any] = {
-    "MAX_CONTENT_LENGTH": 64 * 1024,  # a four-deck hand audit is ~10 KiB
+    "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,  # a four-deck hand audit is ~10 KiB
     "JSON_SORT_KEYS": False,
+    "ACCESS_LOG": True,  # one JSON line per request
+    "LOG_STREAM": None,  # None: stderr
 }
 
 
@@ -33,6 +44,26 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config.update(config)
     app.register_blueprint(v1)
     app.register_blueprint(ops)
+    app.register_blueprint(docs)
+    app.add_url_rule("/metrics", "metrics", metrics.metrics_view, methods=["GET"])
+    logs.init_app(app)
+
+    @app.before_request
+    def start_request() -> None:
+        g.request_started = time.perf_counter()
+        g.request_id = logs.request_id_from(request.headers.get(logs.REQUEST_ID_HEADER))
+
+    @app.after_request
+    def finish_request(resp: Response) -> Response:
+        started = g.get("request_started")
+        seconds = time.perf_counter() - started if started is not None else 0.0
+        if "request_id" not in g:  # answered before start_request ran
+            g.request_id = logs.request_id_from(request.headers.get(logs.REQUEST_ID_HEADER))
+        resp.headers[logs.REQUEST_ID_HEADER] = g.request_id
+        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        metrics.observe(resp.status_code, seconds)
+        logs.access_line(app, resp, seconds)
+        return resp
 
     @app.errorhandler(InvalidInput)
     def on_invalid(exc: InvalidInput) -> Response:

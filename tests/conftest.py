@@ -28,7 +28,7 @@ def openapi(spec_dict: dict[str, Any]) -> OpenAPI:
     api = OpenAPI.from_dict(spec_dict)
     deserializers = {
         "application/problem+json": orjson.loads,
-        "application/yaml": lambda b: b.decode() if isinstance(b, bytes) else b,
+        "application/yaml": yaml.safe_load,
     }
     api.config.extra_media_type_deserializers = deserializers  # type: ignore[attr-defined]
     return OpenAPI.from_dict(spec_dict, config=api.config)

@@ -1,0 +1,220 @@
+"""Prometheus metrics: requests, latency, per-worker load and adjudication verdicts.
+
+Under gunicorn the process that answers ``GET /metrics`` is one worker of
+several, so the metrics live in prometheus-client's multiprocess mode: when
+``PROMETHEUS_MULTIPROC_DIR`` is set (gunicorn.conf.py sets it before the app is
+imported) every process writes its values to files there and ``/metrics``
+merges them.  Without it (``flask run``, the tests) the ordinary in-process
+registry is exposed.
+
+Endpoints count their verdicts with :func:`count_verdict`::
+
+    from service.metrics import count_verdict
+    count_verdict("follow.legal", verdict.legal)     # true / false / null
+    count_verdict("throw.valid", result.valid)
+
+Labels are bounded: the endpoint is the matched route (``/v1/rulesets/<name>``,
+never the raw path; ``<unmatched>`` for a 404), methods outside the usual few
+are ``OTHER``, and a verdict value is a boolean, null, a small integer or a
+short stable code.
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+from functools import cache
+from typing import Any
+
+from flask import Response, request
+from prometheus_client import (
+    REGISTRY,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+)
+from prometheus_client.exposition import choose_encoder
+from prometheus_client.mmap_dict import MmapedDict
+from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
+
+MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
+UNMATCHED = "<unmatched>"
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
+LATENCY_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
+
+_VERDICT_NAME = re.compile(r"^[a-z][a-z0-9_]*(?:\.[a-z][a-z0-9_]*)*$")
+_VERDICT_VALUE = re.compile(r"^[A-Za-z0-9_.:-]{1,64}$")
+
+
+def multiproc_dir() -> str | None:
+    """The multiprocess directory, created if named but missing; None outside it."""
+    path = os.environ.get(MULTIPROC_ENV)
+    if not path:
+        return None
+    os.makedirs(path, exist_ok=True)
+    return path
+
+
+# Decided once, at import, as prometheus-client decides how it stores values;
+# the directory must exist before the first value is written.
+MULTIPROC_DIR = multiproc_dir()
+
+REQUESTS = Counter(
+    "referee_http_requests",
+    "HTTP requests answered, by matched route, method and status.",
+    ["endpoint", "method", "status"],
+)
+LATENCY = Histogram(
+    "referee_http_request_duration_seconds",
+    "Time from the start of the request to the response, by matched route, method and status.",
+    ["endpoint", "method", "status"],
+    buckets=LATENCY_BUCKETS,
+)
+VERDICTS = Counter(
+    "referee_verdicts",
+    "Adjudication outcomes, e.g. verdict=\"follow.legal\" value=\"false\" for an illegal follow.",
+    ["verdict", "value"],
+)
+
+
+@cache
+def _worker_requests() -> Gauge:
+    """Requests this process has served; one sample per live process (``pid``).
+
+    Made on first use, so a gunicorn master that preloads the app but serves
+    nothing does not show up as an idle worker.
+    """
+    return Gauge(
+        "referee_worker_requests",
+        "Requests served by each live worker process (label pid under gunicorn).",
+        multiprocess_mode="liveall",
+    )
+
+
+def _label_value(value: object) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        if not -1000 <= value <= 1000:
+            raise ValueError(f"verdict value {value} is out of range for a metric label")
+        return str(value)
+    if isinstance(value, str) and _VERDICT_VALUE.match(value):
+        return value
+    raise ValueError(f"verdict value {value!r} is not a boolean, null, small integer or short code")
+
+
+def count_verdict(name: str, value: object = True, amount: int = 1) -> None:
+    """Count one adjudication outcome: ``count_verdict("follow.legal", False)``.
+
+    ``name`` is a dotted snake_case verdict name (``throw.valid``, ``bid.reason``);
+    ``value`` a bool, None, a small int or a stable code such as a reason code.
+    A malformed name or value is a programming error (ValueError), never a
+    label that grows without bound.
+    """
+    if not _VERDICT_NAME.match(name):
+        raise ValueError(f"verdict name {name!r} is not dotted snake_case")
+    VERDICTS.labels(name, _label_value(value)).inc(amount)
+
+
+def registry() -> CollectorRegistry:
+    """What ``/metrics`` exposes: the merged worker files, or this process."""
+    if MULTIPROC_DIR is None:
+        return REGISTRY
+    merged = CollectorRegistry()
+    MultiProcessCollector(merged, MULTIPROC_DIR)
+    return merged
+
+
+def exposition(accept: str | None) -> tuple[bytes, str]:
+    """The metrics in the format ``accept`` asks for (Prometheus text by default)."""
+    encoder, content_type = choose_encoder(accept or "")
+    reg = registry()
+    for attempt in range(3):
+        try:
+            return encoder(reg), content_type
+        except FileNotFoundError:  # a dead worker's file folded away mid-read
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")  # pragma: no cover
+
+
+def endpoint_label() -> str:
+    rule = request.url_rule
+    return rule.rule if rule is not None else UNMATCHED
+
+
+_children: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+
+
+def observe(status: int, seconds: float) -> None:
+    """Record one answered request of the current request context."""
+    req = request._get_current_object()  # type: ignore[attr-defined]
+    rule = req.url_rule
+    key = (rule.rule if rule is not None else UNMATCHED, req.method if req.method in METHODS else "OTHER", status)
+    children = _children.get(key)
+    if children is None:  # label sets are bounded: routes x methods x statuses
+        labels = (key[0], key[1], str(status))
+        children = _children[key] = (REQUESTS.labels(*labels), LATENCY.labels(*labels))
+    children[0].inc()
+    children[1].observe(seconds)
+    _worker_requests().inc()
+
+
+def metrics_view() -> Response:
+    body, content_type = exposition(request.headers.get("Accept"))
+    resp = Response(body, status=200)
+    resp.headers["Content-Type"] = content_type
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+# --- gunicorn master side (called from gunicorn.conf.py hooks) ---------------
+
+ADDITIVE_TYPES = ("counter", "histogram", "summary")
+
+
+def clear_dir(path: str) -> None:
+    """Remove every metrics file in ``path`` (stale values of an earlier run)."""
+    for f in glob.glob(os.path.join(path, "*.db")):
+        os.remove(f)
+
+
+def archive_dead_worker(pid: int, path: str) -> None:
+    """Fold a dead worker's files into one archive file per metric type.
+
+    Counters and histograms of a dead worker must keep counting in the totals,
+    but one file per worker ever started would pile up as workers are recycled
+    (``max_requests``) and slow every scrape.  Their values are added into
+    ``<type>_archive.db`` and the worker's files removed; its live gauges
+    simply disappear (``mark_process_dead``).
+    """
+    mark_process_dead(pid, path)
+    for typ in ADDITIVE_TYPES:
+        src = os.path.join(path, f"{typ}_{pid}.db")
+        if not os.path.exists(src):
+            continue
+        archive = MmapedDict(os.path.join(path, f"{typ}_archive.db"))
+        try:
+            for key, value, timestamp, _ in MmapedDict.read_all_values_from_file(src):
+                current, _ts = archive.read_value(key)
+                archive.write_value(key, current + value, timestamp)
+        finally:
+            archive.close()
+        os.remove(src)
+
+
+def sample_values(text: str, name: str) -> list[tuple[dict[str, str], float]]:
+    """Samples of metric ``name`` in Prometheus text (for tests and bench scripts)."""
+    from prometheus_client.parser import text_string_to_metric_families
+
+    out: list[tuple[dict[str, str], float]] = []
+    for family in text_string_to_metric_families(text):
+        for sample in family.samples:
+            if sample.name == name:
+                out.append((dict(sample.labels), float(sample.value)))
+    return out
+

@@ -1,0 +1,296 @@
+"""The Dockerfile and the Kubernetes manifests agree with the app and each other.
+
+No Docker daemon or cluster runs here, so the files are parsed and their
+essentials checked: slim multi-stage image, numeric non-root user, a Python
+HEALTHCHECK, gunicorn with the project's config in exec form; probes on
+``/healthz`` and ``/readyz`` (which the app serves), one port everywhere,
+Service, HPA and PDB pointing at the Deployment's pods, a termination grace
+period longer than the drain.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import runpy
+import shlex
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+DEPLOY = ROOT / "deploy"
+
+
+# --- Dockerfile ---------------------------------------------------------------------
+
+def dockerfile() -> list[tuple[str, str]]:
+    """(INSTRUCTION, arguments) with continuation lines joined and comments dropped."""
+    out: list[tuple[str, str]] = []
+    pending = ""
+    for raw in (ROOT / "Dockerfile").read_text(encoding="utf-8").splitlines():
+        line = raw.strip()
+        if not pending and (not line or line.startswith("#")):
+            continue
+        if line.startswith("#"):
+            continue
+        if line.endswith("\\"):
+            pending += line[:-1] + " "
+            continue
+        line = pending + line
+        pending = ""
+        instruction, _, args = line.partition(" ")
+        out.append((instruction.upper(), args.strip()))
+    assert not pending
+    return out
+
+
+def stages() -> list[list[tuple[str, str]]]:
+    result: list[list[tuple[str, str]]] = []
+    for instr, args in dockerfile():
+        if instr == "FROM":
+            result.append([])
+        result[-1].append((instr, args))
+    return result
+
+
+def final(instr: str) -> list[str]:
+    return [args for i, args in stages()[-1] if i == instr]
+
+
+def exec_form(args: str) -> list[str]:
+    """A JSON-array instruction (exec form); anything else fails the test."""
+    value = json.loads(args)
+    assert isinstance(value, list) and all(isinstance(v, str) for v in value)
+    return value
+
+
+def env_of(stage: list[tuple[str, str]]) -> dict[str, str]:
+    env: dict[str, str] = {}
+    for instr, args in stage:
+        if instr == "ENV":
+            for item in shlex.split(args):
+                key, _, value = item.partition("=")
+                env[key] = value
+    return env
+
+
+def test_image_is_multi_stage_on_slim_python() -> None:
+    froms = [args for stage in stages() for i, args in stage if i == "FROM"]
+    assert len(froms) >= 2
+    for args in froms:
+        image = args.split()[0]
+        assert re.fullmatch(r"python:3\.11[\w.]*-slim(-\w+)?(@sha256:[0-9a-f]{64})?", image), image
+    build = froms[0].split()
+    assert build[1].upper() == "AS"
+    run_steps = " ".join(final("RUN") + final("COPY"))
+    assert f"from={build[2]}" in run_steps  # the final stage takes the build stage's wheels
+    assert "--no-index" in run_steps  # and nothing else from the network
+
+
+def test_runs_as_a_numeric_non_root_user() -> None:
+    final_stage = stages()[-1]
+    users = [args for i, args in final_stage if i == "USER"]
+    assert users, "the final stage must set USER"
+    uid, _, gid = users[-1].partition(":")
+    assert uid.isdigit() and int(uid) > 0 and (not gid or (gid.isdigit() and int(gid) > 0))
+    after_user = final_stage[[i for i, _ in final_stage].index("USER"):]
+    assert "RUN" not in [i for i, _ in after_user]  # nothing runs as root after the switch
+
+
+def test_healthcheck_is_python_against_healthz() -> None:
+    (check,) = final("HEALTHCHECK")
+    options, _, command = check.partition("CMD")
+    argv = exec_form(command.strip())
+    assert argv[:3] == ["python", "-m", "service.healthcheck"]
+    assert (ROOT / "service" / "healthcheck.py").is_file()
+    assert "--interval=" in options and "--timeout=" in options
+
+
+def test_gunicorn_runs_with_the_project_config_in_exec_form() -> None:
+    (cmd,) = final("CMD") or final("ENTRYPOINT")
+    argv = exec_form(cmd)  # exec form: gunicorn is PID 1 and receives SIGTERM
+    assert argv[0] == "gunicorn"
+    assert argv[argv.index("-c") + 1] == "gunicorn.conf.py"
+    assert "--no-control-socket" in argv
+    assert any("gunicorn.conf.py" in args for args in final("COPY"))
+    assert final("STOPSIGNAL") in ([], ["SIGTERM"])
+
+
+def test_copied_sources_exist_and_include_what_the_wheel_needs() -> None:
+    copied: set[str] = set()
+    for stage in stages():
+        for instr, args in stage:
+            if instr == "COPY" and "--from" not in args:
+                *sources, _dest = shlex.split(args)
+                copied |= set(sources)
+    for source in copied:
+        assert (ROOT / source).exists(), source
+    # pyproject's readme, the force-included spec, the packages, the lock
+    assert {"pyproject.toml", "README.md", "openapi.yaml", "engine", "service", "requirements.lock"} <= copied
+    assert not [args for stage in stages() for i, args in stage if i == "ADD"]
+
+
+def test_the_lock_pins_every_runtime_dependency() -> None:
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    deps = re.search(r"^dependencies = \[(.*?)^\]", pyproject, re.S | re.M)
+    assert deps
+    names = {re.split(r"[<>=!~ \[]", d, maxsplit=1)[0].lower() for d in re.findall(r'"([^"]+)"', deps.group(1))}
+    pins = dict(
+        line.split("==") for line in (ROOT / "requirements.lock").read_text().splitlines()
+        if line and not line.startswith("#")
+    )
+    assert names <= set(pins)
+
+
+# --- one port everywhere ------------------------------------------------------------
+
+def port_of(bind: str) -> int:
+    return int(bind.rsplit(":", 1)[1])
+
+
+@pytest.fixture(scope="module")
+def gunicorn_conf(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    mp = pytest.MonkeyPatch()
+    mp.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path_factory.mktemp("metrics")))
+    for var in ("REFEREE_METRICS_MASTER_PID", "REFEREE_METRICS_DIR_CREATED"):  # set by the file
+        mp.setenv(var, "")
+    for var in ("BIND", "WORKERS", "TIMEOUT", "GRACEFUL_TIMEOUT"):
+        mp.delenv(var, raising=False)
+    try:
+        return runpy.run_path(str(ROOT / "gunicorn.conf.py"))
+    finally:
+        mp.undo()
+
+
+@pytest.fixture(scope="module")
+def port(gunicorn_conf: dict[str, Any]) -> int:
+    """The one port: gunicorn's default, the image's BIND and EXPOSE."""
+    default = port_of(gunicorn_conf["bind"])
+    env = env_of(stages()[-1])
+    assert port_of(env["BIND"]) == default
+    assert final("EXPOSE") == [str(default)]
+    return default
+
+
+# --- Kubernetes -----------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def manifests() -> dict[str, dict[str, Any]]:
+    docs: dict[str, dict[str, Any]] = {}
+    for path in sorted(DEPLOY.glob("*.yaml")):
+        for doc in yaml.safe_load_all(path.read_text(encoding="utf-8")):
+            if doc:
+                assert doc["kind"] not in docs, f"two {doc['kind']}s"
+                docs[doc["kind"]] = doc
+    return docs
+
+
+@pytest.fixture(scope="module")
+def pod(manifests: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    return manifests["Deployment"]["spec"]["template"]  # type: ignore[no-any-return]
+
+
+@pytest.fixture(scope="module")
+def container(pod: dict[str, Any]) -> dict[str, Any]:
+    (only,) = pod["spec"]["containers"]
+    return only  # type: ignore[no-any-return]
+
+
+def test_every_piece_is_there_and_listed(manifests: dict[str, dict[str, Any]]) -> None:
+    assert {"Deployment", "Service", "HorizontalPodAutoscaler", "PodDisruptionBudget", "Kustomization"} <= set(
+        manifests
+    )
+    listed = set(manifests["Kustomization"]["resources"])
+    assert listed == {p.name for p in DEPLOY.glob("*.yaml")} - {"kustomization.yaml"}
+    assert manifests["HorizontalPodAutoscaler"]["apiVersion"] == "autoscaling/v2"
+    assert manifests["PodDisruptionBudget"]["apiVersion"] == "policy/v1"
+
+
+def _probe_port(probe: dict[str, Any], container: dict[str, Any]) -> int:
+    ref = probe["httpGet"]["port"]
+    if isinstance(ref, int):
+        return ref
+    (named,) = [p for p in container["ports"] if p["name"] == ref]
+    return int(named["containerPort"])
+
+
+@pytest.mark.parametrize(("probe", "path"), [("readinessProbe", "/readyz"), ("livenessProbe", "/healthz")])
+def test_probes_hit_the_apps_health_endpoints(
+    container: dict[str, Any], port: int, api: Any, probe: str, path: str
+) -> None:
+    spec = container[probe]
+    assert spec["httpGet"]["path"] == path
+    assert _probe_port(spec, container) == port
+    assert api.get(path).status_code == 200
+    if "startupProbe" in container:
+        assert api.get(container["startupProbe"]["httpGet"]["path"]).status_code == 200
+
+
+def test_container_port_is_the_apps_port(container: dict[str, Any], pod: dict[str, Any], port: int) -> None:
+    assert [p["containerPort"] for p in container["ports"]] == [port]
+    env = {e["name"]: e["value"] for e in container.get("env", [])}
+    if "BIND" in env:
+        assert port_of(env["BIND"]) == port
+    annotations = pod["metadata"].get("annotations", {})
+    assert annotations.get("prometheus.io/port") == str(port)
+    assert annotations.get("prometheus.io/path") == "/metrics"
+
+
+def test_service_routes_to_the_pods(manifests: dict[str, dict[str, Any]], pod: dict[str, Any],
+                                    container: dict[str, Any], port: int) -> None:
+    service = manifests["Service"]["spec"]
+    assert service["selector"].items() <= pod["metadata"]["labels"].items()
+    (svc_port,) = service["ports"]
+    target = svc_port["targetPort"]
+    assert target == port or target in [p["name"] for p in container["ports"] if p["containerPort"] == port]
+
+
+def test_deployment_selector_matches_its_pods(manifests: dict[str, dict[str, Any]], pod: dict[str, Any]) -> None:
+    selector = manifests["Deployment"]["spec"]["selector"]["matchLabels"]
+    assert selector.items() <= pod["metadata"]["labels"].items()
+
+
+def test_autoscaler_and_disruption_budget_target_the_deployment(
+    manifests: dict[str, dict[str, Any]], pod: dict[str, Any], container: dict[str, Any]
+) -> None:
+    hpa = manifests["HorizontalPodAutoscaler"]["spec"]
+    deployment = manifests["Deployment"]
+    assert hpa["scaleTargetRef"] == {"apiVersion": "apps/v1", "kind": "Deployment",
+                                     "name": deployment["metadata"]["name"]}
+    assert 2 <= hpa["minReplicas"] < hpa["maxReplicas"]
+    assert "replicas" not in deployment["spec"]  # the autoscaler owns the count
+    assert any(m["resource"]["name"] == "cpu" for m in hpa["metrics"] if m["type"] == "Resource")
+    assert {"cpu", "memory"} <= set(container["resources"]["requests"])  # Utilization needs requests
+
+    pdb = manifests["PodDisruptionBudget"]["spec"]
+    assert pdb["selector"]["matchLabels"].items() <= pod["metadata"]["labels"].items()
+    # a drain can always proceed yet never takes every replica at once
+    if "maxUnavailable" in pdb:
+        assert 1 <= pdb["maxUnavailable"] < hpa["minReplicas"]
+    else:
+        assert pdb["minAvailable"] < hpa["minReplicas"]
+
+
+def test_pod_runs_as_the_images_user_with_a_read_only_root(pod: dict[str, Any], container: dict[str, Any]) -> None:
+    security = pod["spec"]["securityContext"]
+    uid = final("USER")[-1].split(":")[0]
+    assert security["runAsNonRoot"] is True and str(security["runAsUser"]) == uid
+    assert container["securityContext"]["allowPrivilegeEscalation"] is False
+    assert container["securityContext"]["capabilities"]["drop"] == ["ALL"]
+    if container["securityContext"].get("readOnlyRootFilesystem"):
+        env = {e["name"]: e["value"] for e in container.get("env", [])}
+        metrics_dir = env.get("PROMETHEUS_MULTIPROC_DIR") or env_of(stages()[-1])["PROMETHEUS_MULTIPROC_DIR"]
+        mounts = [m["mountPath"] for m in container["volumeMounts"]]
+        assert any(metrics_dir == m or metrics_dir.startswith(m.rstrip("/") + "/") for m in mounts)
+
+
+def test_termination_grace_outlasts_the_drain(
+    pod: dict[str, Any], container: dict[str, Any], gunicorn_conf: dict[str, Any]
+) -> None:
+    command = container["lifecycle"]["preStop"]["exec"]["command"]
+    assert command[0] == "sleep"
+    pause = int(command[1])
+    assert pod["spec"]["terminationGracePeriodSeconds"] > pause + gunicorn_conf["graceful_timeout"]

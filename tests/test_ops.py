@@ -1,0 +1,249 @@
+"""Observability in process: request ids, JSON log lines, Prometheus metrics.
+
+(The same under gunicorn's several workers: tests/test_gunicorn.py.)
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest, values
+from prometheus_client.multiprocess import MultiProcessCollector
+
+from service import metrics
+from service.app import create_app
+from service.healthcheck import health_url
+from service.logs import request_id_from
+from service.metrics import archive_dead_worker, count_verdict, sample_values
+
+ANALYZE = {"rules": "two-deck", "trump": {"level": "10", "suit": "H"}, "cards": ["10H", "10H", "BJ"]}
+
+
+def _metric(api: Any, name: str, **labels: str) -> float:
+    text = api.get("/metrics").get_data(as_text=True)
+    return sum(v for got, v in sample_values(text, name) if all(got.get(k) == x for k, x in labels.items()))
+
+
+# --- request ids ------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("sent", "kept"),
+    [
+        ("3f2c9a7e-0b1d-4c55-9a1e-2d8f6b7c1a00", True),  # a UUID
+        ("tournament-42/hand-7/trick-3", True),
+        ("x" * 128, True),
+        ("x" * 129, False),  # too long
+        ("has space", False),
+        ("", False),
+        ("tab\there", False),
+        ("é", False),  # non-ASCII
+    ],
+)
+def test_request_id_is_honoured_when_sane(sent: str, kept: bool) -> None:
+    got = request_id_from(sent)
+    assert (got == sent) is kept
+    if not kept:
+        assert len(got) == 32 and got.isalnum()
+
+
+def test_request_id_is_echoed_on_success_and_on_errors(api: Any) -> None:
+    ok = api.post("/v1/analyze", ANALYZE, headers={"X-Request-ID": "platform-abc-1"})
+    assert ok.status_code == 200 and ok.headers["X-Request-ID"] == "platform-abc-1"
+    for resp in (
+        api.post("/v1/analyze", {"trump": {"level": "10", "suit": "H"}, "cards": ["XX"]},
+                 headers={"X-Request-ID": "bad-card"}),  # 422
+        api.get("/v1/rulesets/no-such-preset", headers={"X-Request-ID": "bad-card"}),  # 404
+    ):
+        assert resp.status_code in (404, 422) and resp.headers["X-Request-ID"] == "bad-card"
+
+
+def test_request_id_is_generated_when_missing(api: Any) -> None:
+    first = api.get("/healthz").headers["X-Request-ID"]
+    second = api.get("/healthz").headers["X-Request-ID"]
+    assert first != second and len(first) == 32
+
+
+# --- JSON logs ----------------------------------------------------------------------
+
+@pytest.fixture()
+def logged() -> tuple[Any, io.StringIO]:
+    stream = io.StringIO()
+    app = create_app({"TESTING": True, "LOG_STREAM": stream})
+
+    @app.get("/boom")  # a bug, to see the error log
+    def boom() -> Any:
+        raise RuntimeError("deliberate")
+
+    return app.test_client(), stream
+
+
+def _lines(stream: io.StringIO) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in stream.getvalue().splitlines()]
+
+
+def test_one_json_line_per_request(logged: tuple[Any, io.StringIO]) -> None:
+    client, stream = logged
+    client.post("/v1/analyze", json=ANALYZE, headers={"X-Request-ID": "r-1"})
+    client.get("/v1/rulesets/two-deck", headers={"X-Request-ID": "r-2"})
+    client.get("/nowhere", headers={"X-Request-ID": "r-3"})
+    lines = _lines(stream)
+    assert [(x["request_id"], x["method"], x["path"], x["endpoint"], x["status"]) for x in lines] == [
+        ("r-1", "POST", "/v1/analyze", "/v1/analyze", 200),
+        ("r-2", "GET", "/v1/rulesets/two-deck", "/v1/rulesets/<name>", 200),
+        ("r-3", "GET", "/nowhere", None, 404),
+    ]
+    for line in lines:
+        assert line["logger"] == "tractor_referee.access" and line["level"] == "INFO"
+        assert line["duration_ms"] >= 0 and line["timestamp"].endswith("+00:00")
+    assert lines[0]["bytes_in"] > 0 and lines[0]["bytes_out"] > 0
+
+
+def test_an_unhandled_error_is_a_logged_problem_with_the_request_id(logged: tuple[Any, io.StringIO]) -> None:
+    client, stream = logged
+    resp = client.get("/boom", headers={"X-Request-ID": "bug-1"})
+    assert resp.status_code == 500 and resp.mimetype == "application/problem+json"
+    assert resp.headers["X-Request-ID"] == "bug-1"
+    lines = _lines(stream)
+    error = next(x for x in lines if x["level"] == "ERROR")
+    assert error["request_id"] == "bug-1" and "RuntimeError: deliberate" in error["exc_info"]
+    assert lines[-1]["status"] == 500 and lines[-1]["request_id"] == "bug-1"
+
+
+def test_access_log_can_be_switched_off() -> None:
+    stream = io.StringIO()
+    create_app({"LOG_STREAM": stream, "ACCESS_LOG": False}).test_client().get("/healthz")
+    assert stream.getvalue() == ""
+
+
+def test_the_app_logger_writes_json_only_once() -> None:
+    stream = io.StringIO()
+    app = create_app({"LOG_STREAM": stream})
+    with app.test_request_context():
+        app.logger.warning("careful")
+    assert [x["message"] for x in _lines(stream)] == ["careful"]
+    assert app.logger.propagate is False and len(app.logger.handlers) == 1
+    assert logging.getLogger("tractor_referee.access").handlers == []  # nothing global
+
+
+# --- metrics ------------------------------------------------------------------------
+
+def test_requests_are_counted_by_route_method_and_status(api: Any) -> None:
+    route = {"endpoint": "/v1/rulesets/<name>", "method": "GET"}
+    before_ok = _metric(api, "referee_http_requests_total", status="200", **route)
+    before_404 = _metric(api, "referee_http_requests_total", status="404", **route)
+    before_unmatched = _metric(api, "referee_http_requests_total", endpoint="<unmatched>", status="404")
+    before_hist = _metric(api, "referee_http_request_duration_seconds_count", status="200", **route)
+    api.get("/v1/rulesets/two-deck")
+    api.get("/v1/rulesets/four-deck")
+    api.get("/v1/rulesets/five-deck")
+    api.client.get("/no/such/path/12345")
+    assert _metric(api, "referee_http_requests_total", status="200", **route) == before_ok + 2
+    assert _metric(api, "referee_http_requests_total", status="404", **route) == before_404 + 1
+    assert _metric(api, "referee_http_requests_total", endpoint="<unmatched>", status="404") == before_unmatched + 1
+    assert _metric(api, "referee_http_request_duration_seconds_count", status="200", **route) == before_hist + 2
+    text = api.get("/metrics").get_data(as_text=True)
+    assert "/no/such/path" not in text and "five-deck" not in text  # routes, never raw paths
+
+
+def test_metrics_is_prometheus_text_or_openmetrics(api: Any) -> None:
+    plain = api.get("/metrics")
+    assert plain.status_code == 200 and plain.mimetype == "text/plain"
+    assert "# TYPE referee_http_requests_total counter" in plain.get_data(as_text=True)
+    om = api.client.get("/metrics", headers={"Accept": "application/openmetrics-text; version=1.0.0"})
+    assert om.mimetype == "application/openmetrics-text"
+    assert om.get_data(as_text=True).endswith("# EOF\n")
+
+
+@pytest.mark.parametrize(
+    ("value", "label"),
+    [(True, "true"), (False, "false"), (None, "null"), (3, "3"), ("follow.must_play_pair", "follow.must_play_pair")],
+)
+def test_count_verdict(api: Any, value: object, label: str) -> None:
+    before = _metric(api, "referee_verdicts_total", verdict="test.verdict", value=label)
+    count_verdict("test.verdict", value)
+    assert _metric(api, "referee_verdicts_total", verdict="test.verdict", value=label) == before + 1
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [("Follow.Legal", True), ("follow legal", True), ("", True), ("ok.name", 1.5), ("ok.name", "x" * 65),
+     ("ok.name", "two words"), ("ok.name", 10**6), ("ok.name", ["list"])],
+)
+def test_count_verdict_refuses_unbounded_labels(name: str, value: object) -> None:
+    with pytest.raises(ValueError):
+        count_verdict(name, value)
+
+
+def test_outside_gunicorn_the_process_registry_is_exposed(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(metrics, "MULTIPROC_DIR", None)
+    assert metrics.registry() is metrics.REGISTRY
+
+
+def test_with_a_multiprocess_dir_the_files_are_merged(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(metrics, "MULTIPROC_DIR", str(tmp_path))
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))  # where the fake worker writes
+    reg = metrics.registry()
+    assert reg is not metrics.REGISTRY
+    assert generate_latest(reg) == b""  # no worker has written anything yet
+    _worker_values(monkeypatch, 201, 2)
+    assert b't_requests_total{endpoint="/healthz"} 2.0' in generate_latest(reg)
+
+
+def test_the_multiprocess_dir_is_made_when_named(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path / "made" / "on-demand"))
+    assert metrics.multiproc_dir() == str(tmp_path / "made" / "on-demand")
+    assert (tmp_path / "made" / "on-demand").is_dir()
+    monkeypatch.delenv("PROMETHEUS_MULTIPROC_DIR")
+    assert metrics.multiproc_dir() is None
+
+
+def _worker_values(monkeypatch: pytest.MonkeyPatch, pid: int, requests: int) -> None:
+    """Write a fake worker's values the way prometheus-client does under gunicorn."""
+    monkeypatch.setattr(values, "ValueClass", values.MultiProcessValue(lambda: pid))
+    Counter("t_requests", "test", ["endpoint"], registry=None).labels("/healthz").inc(requests)
+    Gauge("t_live", "test", registry=None, multiprocess_mode="liveall").set(requests)
+
+
+def _merged(path: Path) -> dict[str, list[tuple[dict[str, str], float]]]:
+    reg = CollectorRegistry()
+    MultiProcessCollector(reg, str(path))
+    text = generate_latest(reg).decode()
+    return {name: sample_values(text, name) for name in ("t_requests_total", "t_live")}
+
+
+def test_a_dead_workers_counts_are_archived_not_lost(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
+    _worker_values(monkeypatch, 101, 3)
+    _worker_values(monkeypatch, 102, 4)
+    assert _merged(tmp_path)["t_requests_total"] == [({"endpoint": "/healthz"}, 7.0)]
+
+    archive_dead_worker(101, str(tmp_path))
+    merged = _merged(tmp_path)
+    assert merged["t_requests_total"] == [({"endpoint": "/healthz"}, 7.0)]
+    assert merged["t_live"] == [({"pid": "102"}, 4.0)]  # the dead worker's live gauge is gone
+
+    _worker_values(monkeypatch, 103, 5)
+    archive_dead_worker(102, str(tmp_path))
+    archive_dead_worker(103, str(tmp_path))
+    assert _merged(tmp_path)["t_requests_total"] == [({"endpoint": "/healthz"}, 12.0)]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["counter_archive.db"]
+
+
+# --- the container's health check -------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("bind", "url"),
+    [
+        ("0.0.0.0:8000", "http://127.0.0.1:8000/healthz"),
+        ("127.0.0.1:9001", "http://127.0.0.1:9001/healthz"),
+        ("[::]:8080", "http://127.0.0.1:8080/healthz"),
+        ("0.0.0.0:8000,unix:/tmp/x.sock", "http://127.0.0.1:8000/healthz"),
+    ],
+)
+def test_health_url(bind: str, url: str) -> None:
+    assert health_url(bind) == url
