@@ -1,0 +1,484 @@
+"""Who won this trick? (RULES.md §6, with §5.3 on trumping 斃/杀).
+
+* The leader's play stands first.  A later play beats the best so far only if
+  it has the lead's **full structure** — its cards can be arranged into the
+  lead's units, a wider tuple serving as a narrower one (a pair as two singles,
+  a triple as a pair and a single) and, with ``wider_shape_beats`` (seeds 000,
+  001, 002 for 3–4 decks), a wider shape of the same card count serving as the
+  narrower one it beats (a quad as a 2-pair tractor, a triple tractor of 2 as a
+  3-pair tractor, …) — and is entirely of the led suit, or entirely trump when
+  the lead was a plain suit (seed 000 "斃牌時所出的牌必須是主牌，且其拖拉機的數目不得
+  少於首家…", seed 003 "若首家出包含对的付牌，其它方即使全部出了主牌，但没有对，也不能
+  算大").  A discard 垫牌 never wins.
+* Between two plays with the structure: a trump play beats a led-suit play;
+  otherwise ``throw_comparison`` decides between multi-unit plays —
+  ``largest_unit`` (seed 000 "斃牌的大小以斃牌中的拖拉機和對牌大小為準": the highest
+  of the units serving the lead's tractors, else its widest tuples, else its
+  singles), ``all_units`` (every unit stronger than its counterpart, units of
+  each lead shape paired after sorting both sides) or ``highest_card``.  A
+  single-unit lead compares that unit: a wider serving shape first (when it may
+  serve at all), then its rank.  Where a play can be arranged in several ways
+  every arrangement is tried, and it must beat the best play's strongest
+  arrangement.  Ties go to the earlier play (seed 000 出牌時同等大小的牌以先出者為大).
+* Roles: ``lead``; ``follow`` (all of the led suit); ``ruff`` (a plain suit
+  led, all trump, with the lead's structure); ``discard`` (anything else).
+* Points: every 5, 10 and K in the trick goes to the winner's team.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.cards import card_str, check_copies, total_points
+from engine.errors import InvalidInput, Problem
+from engine.follow import FollowVerdict, judge_follow
+from engine.reasons import Reason
+from engine.rules import Rules
+from engine.shapes import Layout, Placed, Shape, describe_pieces, layout, placements, suit_name, take
+from engine.trump import SUIT_LABELS, TRUMP, TrumpOrder
+from engine.units import Unit, decompose
+
+ROLES = ("lead", "follow", "ruff", "discard")
+Key = tuple[int, int, int]  # (trump over a plain lead, width of the serving shape, rank)
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """One way a play is arranged into the lead's units.
+
+    ``units[i]`` serves ``lead_units[i]``; ``keys[i]`` is its strength there.
+    """
+
+    units: tuple[Unit, ...]
+    keys: tuple[Key, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayVerdict:
+    """One play of the trick."""
+
+    seat: int
+    cards: tuple[int, ...]  # high → low
+    role: str
+    beats_previous_best: bool
+    legal: bool | None  # None: no hand given, or a throw (see /v1/throw)
+    reasons: tuple[Reason, ...]
+    units: tuple[Unit, ...] | None  # its strongest arrangement into the lead's units, if any
+    follow: FollowVerdict | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TrickResult:
+    """The trick's winner (a seat), its points and a verdict per play."""
+
+    leader: int
+    suit: int
+    lead_units: tuple[Unit, ...]
+    winner: int
+    points: int
+    plays: tuple[PlayVerdict, ...]
+
+
+def serving_shapes(unit: Unit, rules: Rules) -> tuple[Shape, ...]:
+    """The shapes that may serve a lead unit: its own, and with
+    ``wider_shape_beats`` every wider one of the same card count (RULES §3)."""
+    own = Shape(unit.width, unit.length)
+    if not rules.wider_shape_beats or unit.width == 1:
+        return (own,)
+    wider = [
+        Shape(w, own.size // w)
+        for w in range(unit.width + 1, min(rules.decks, 4) + 1)
+        if own.size % w == 0
+    ]
+    return (own, *wider)
+
+
+def _unit(lay: Layout, placed: Placed) -> Unit:
+    kinds = [lay.kinds[i] for i in reversed(placed.at)]
+    cards = tuple(k for k in kinds for _ in range(placed.shape.width))
+    return Unit(placed.shape.width, placed.shape.length, cards, placed.rank, lay.suit)
+
+
+def arrangements(
+    cards: Sequence[int], lead_units: Sequence[Unit], order: TrumpOrder, rules: Rules
+) -> tuple[Arrangement, ...]:
+    """Every distinct way ``cards`` can be arranged into ``lead_units`` while
+    being entirely of the led suit or, under a plain-suit lead, entirely trump.
+    Empty when the play lacks the lead's structure (it can then never win)."""
+    if not cards or len(cards) != sum(u.size for u in lead_units):
+        return ()
+    return _arrangements(tuple(sorted(cards)), tuple(lead_units), order, rules)
+
+
+@lru_cache(maxsize=8192)
+def _arrangements(
+    cards: tuple[int, ...], lead_units: tuple[Unit, ...], order: TrumpOrder, rules: Rules
+) -> tuple[Arrangement, ...]:
+    led = lead_units[0].suit
+    suit = order.suit[cards[0]]
+    if any(order.suit[c] != suit for c in cards) or (suit != led and not (suit == TRUMP and led != TRUMP)):
+        return ()
+    bonus = 1 if suit != led else 0
+    lay = layout(order, suit)
+    counts = lay.counts(cards)
+    slots = [i for i, u in enumerate(lead_units) if u.width > 1]
+    singles = [i for i, u in enumerate(lead_units) if u.width == 1]
+    found: dict[tuple[object, ...], Arrangement] = {}
+
+    def finish(served: dict[int, Placed], vec: tuple[int, ...]) -> None:
+        units: list[Unit | None] = [None] * len(lead_units)
+        keys: list[Key | None] = [None] * len(lead_units)
+        for i, placed in served.items():
+            units[i] = _unit(lay, placed)
+            keys[i] = (bonus, placed.shape.width, placed.rank)
+        rest = [k for i, c in enumerate(vec) for k in [lay.kinds[i]] * c]
+        rest.sort(key=lambda k: -order.power[k])
+        for i, kind in zip(singles, rest, strict=True):
+            units[i] = Unit(1, 1, (kind,), order.power[kind], suit)
+            keys[i] = (bonus, 1, order.power[kind])
+        arrangement = Arrangement(tuple(u for u in units if u), tuple(k for k in keys if k))
+        found.setdefault(_canonical(arrangement, lead_units), arrangement)
+
+    def search(k: int, served: dict[int, Placed], vec: tuple[int, ...], bound: object) -> None:
+        if k == len(slots):
+            finish(served, vec)
+            return
+        i = slots[k]
+        same_as_previous = k > 0 and lead_units[slots[k - 1]].shape == lead_units[i].shape
+        for shape in serving_shapes(lead_units[i], rules):
+            for placed in placements(lay, vec, shape):
+                mark = (shape, placed.at)
+                if same_as_previous and bound is not None and mark > bound:  # type: ignore[operator]
+                    continue
+                served[i] = placed
+                search(k + 1, served, take(vec, placed), mark)
+                del served[i]
+
+    search(0, {}, counts, None)
+    return tuple(found[key] for key in sorted(found, key=repr))
+
+
+def _canonical(arrangement: Arrangement, lead_units: Sequence[Unit]) -> tuple[object, ...]:
+    """Units of each lead shape as a sorted multiset: input order never matters."""
+    groups: dict[tuple[int, int], list[tuple[Key, tuple[int, ...]]]] = {}
+    for unit, key, lead in zip(arrangement.units, arrangement.keys, lead_units, strict=True):
+        groups.setdefault(lead.shape, []).append((key, unit.cards))
+    return tuple((shape, tuple(sorted(v))) for shape, v in sorted(groups.items()))
+
+
+def _groups(arrangement: Arrangement, lead_units: Sequence[Unit]) -> tuple[tuple[Key, ...], ...]:
+    """Keys per lead shape (in a fixed shape order), strongest first."""
+    groups: dict[tuple[int, int], list[Key]] = {}
+    for key, lead in zip(arrangement.keys, lead_units, strict=True):
+        groups.setdefault(lead.shape, []).append(key)
+    return tuple(tuple(sorted(groups[s], reverse=True)) for s in sorted(groups))
+
+
+def largest_slots(lead_units: Sequence[Unit]) -> tuple[int, ...]:
+    """The lead's largest shape (RULES §6 largest_unit): its tractors, else its
+    widest tuples, else its singles — as indices into ``lead_units``."""
+    if any(u.length > 1 for u in lead_units):
+        return tuple(i for i, u in enumerate(lead_units) if u.length > 1)
+    widest = max(u.width for u in lead_units)
+    return tuple(i for i, u in enumerate(lead_units) if u.width == widest)
+
+
+def _value(arrangement: Arrangement, lead_units: Sequence[Unit], rules: Rules) -> Key:
+    if len(lead_units) == 1 or rules.throw_comparison == "largest_unit":
+        return max(arrangement.keys[i] for i in largest_slots(lead_units))
+    raise AssertionError("no scalar value")  # pragma: no cover
+
+
+def _highest_card(cards: Sequence[int], lead_units: Sequence[Unit], order: TrumpOrder) -> tuple[int, int]:
+    led = lead_units[0].suit
+    return max((1 if order.suit[c] != led else 0, order.power[c]) for c in cards)
+
+
+def _dominates(a: Arrangement, b: Arrangement, lead_units: Sequence[Unit]) -> bool:
+    return all(
+        x > y
+        for ga, gb in zip(_groups(a, lead_units), _groups(b, lead_units), strict=True)
+        for x, y in zip(ga, gb, strict=True)
+    )
+
+
+def _beats(
+    cand: tuple[Arrangement, ...],
+    cand_cards: Sequence[int],
+    best: tuple[Arrangement, ...],
+    best_cards: Sequence[int],
+    lead_units: Sequence[Unit],
+    order: TrumpOrder,
+    rules: Rules,
+) -> bool:
+    if not cand:
+        return False
+    if not best:
+        return True
+    mode = rules.throw_comparison
+    if len(lead_units) == 1 or mode == "largest_unit":
+        return max(_value(a, lead_units, rules) for a in cand) > max(_value(b, lead_units, rules) for b in best)
+    if mode == "highest_card":
+        return _highest_card(cand_cards, lead_units, order) > _highest_card(best_cards, lead_units, order)
+    return any(all(_dominates(a, b, lead_units) for b in best) for a in cand)
+
+
+def beats(
+    candidate: Sequence[int], best: Sequence[int], lead_units: Sequence[Unit], order: TrumpOrder, rules: Rules
+) -> bool:
+    """Does ``candidate`` beat ``best`` (the lead or a later play) over a lead of
+    ``lead_units``?  False when ``candidate`` lacks the lead's structure or
+    suit; equal strength is False (the earlier play wins).
+
+    >>> from engine.rules import preset
+    >>> from engine.trump import Trump, trump_order
+    >>> from engine.cards import parse_card as p
+    >>> rules = preset("two-deck")
+    >>> order = trump_order(Trump(8, 1), rules)   # playing 10, hearts trump (seed 000)
+    >>> cards = lambda s: [p(c) for c in s.split()]
+    >>> lead = decompose(cards("5S 4S 4S"), order)
+    >>> beats(cards("9H 7H 7H"), cards("5S 4S 4S"), lead, order, rules)
+    True
+    >>> beats(cards("8H 8H 4H"), cards("9H 7H 7H"), lead, order, rules)
+    True
+    >>> lead = decompose(cards("5S 6S 7S"), order)
+    >>> beats(cards("8H 8H 4H"), cards("9H 7H 7H"), lead, order, rules)
+    False
+    """
+    units = tuple(lead_units)
+    return _beats(
+        arrangements(candidate, units, order, rules),
+        candidate,
+        arrangements(best, units, order, rules),
+        best,
+        units,
+        order,
+        rules,
+    )
+
+
+# --- the whole trick -----------------------------------------------------------------------
+
+
+def _check(
+    leader: int,
+    plays: Sequence[Sequence[int]],
+    order: TrumpOrder,
+    rules: Rules,
+    hands: Mapping[int, Sequence[int]] | None,
+) -> None:
+    problems: list[Problem] = []
+    if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader <= 3:
+        problems.append(Problem(("leader",), "the leader is a seat 0..3"))
+    if not 1 <= len(plays) <= 4:
+        raise InvalidInput(problems + [Problem(("plays",), f"a trick has 1 to 4 plays, not {len(plays)}")])
+    lead = plays[0]
+    if not lead:
+        raise InvalidInput(problems + [Problem(("plays", 0), "the lead is empty")])
+    first = order.suit[lead[0]]
+    for j, card in enumerate(lead):
+        if order.suit[card] != first:
+            problems.append(
+                Problem(
+                    ("plays", 0, j),
+                    f"{card_str(card)} is {SUIT_LABELS[order.suit[card]]}, but the lead's first card "
+                    f"{card_str(lead[0])} is {SUIT_LABELS[first]}: a lead is one effective suit",
+                )
+            )
+    for i, play in enumerate(plays[1:], start=1):
+        if len(play) != len(lead):
+            problems.append(
+                Problem(("plays", i), f"this play has {len(play)} cards; the lead has {len(lead)}: plays are equal in size")
+            )
+    if problems:
+        raise InvalidInput(problems)
+    sets: list[tuple[tuple[str | int, ...], Sequence[int]]] = []
+    if hands is not None:
+        for seat, hand in hands.items():
+            if seat not in range(4):
+                problems.append(Problem(("hands", seat), "a seat is 0..3"))
+            else:
+                sets.append((("hands", seat), hand))
+    seats_with_hand = set(hands or {})
+    for i, play in enumerate(plays):
+        if (leader + i) % 4 not in seats_with_hand:
+            sets.append((("plays", i), play))
+    try:
+        check_copies(sets, rules.decks)
+    except InvalidInput as exc:
+        problems += exc.problems
+    for i, play in enumerate(plays):
+        seat = (leader + i) % 4
+        if hands is None or seat not in hands:
+            continue
+        left = Counter(hands[seat])
+        for j, card in enumerate(play):
+            if left[card] <= 0:
+                problems.append(Problem(("plays", i, j), f"{card_str(card)} is not in seat {seat}'s hand"))
+            left[card] -= 1
+    if problems:
+        raise InvalidInput(problems)
+
+
+def _role(i: int, play: Sequence[int], led: int, matched: bool, order: TrumpOrder) -> str:
+    if i == 0:
+        return "lead"
+    suits = {order.suit[c] for c in play}
+    if suits == {led}:
+        return "follow"
+    if led != TRUMP and suits == {TRUMP} and matched:
+        return "ruff"
+    return "discard"
+
+
+def _lead_text(units: Sequence[Unit], suit: int, language: str) -> str:
+    shapes = [Shape(u.width, u.length) for u in units if u.width > 1]
+    singles = sum(1 for u in units if u.width == 1)
+    return describe_pieces(shapes, singles, language)
+
+
+def _role_reason(role: str, units: Sequence[Unit], suit: int, seat: int) -> Reason:
+    en_suit, zh_suit = suit_name(suit, "en"), suit_name(suit, "zh")
+    lead_en, lead_zh = _lead_text(units, suit, "en"), _lead_text(units, suit, "zh")
+    if role == "lead":
+        throw = len(units) > 1
+        return Reason(
+            "trick.lead",
+            f"Seat {seat} leads {en_suit}: {lead_en}" + (" (a throw)." if throw else "."),
+            f"{seat}号位首家出{zh_suit}：{lead_zh}" + ("（甩牌）。" if throw else "。"),
+        )
+    if role == "ruff":
+        return Reason(
+            "trick.ruff",
+            f"Void in {en_suit}, trumps in with the lead's structure ({lead_en}): a ruff.",
+            f"{zh_suit}已无，用主牌按首家的牌型（{lead_zh}）毙牌。",
+        )
+    if role == "discard":
+        return Reason(
+            "trick.discard",
+            f"Neither all {en_suit} nor all trumps with the lead's structure ({lead_en}): a discard, which never wins.",
+            f"既不全是{zh_suit}，也不是符合首家牌型（{lead_zh}）的主牌：垫牌，不能获胜。",
+        )
+    return Reason("trick.follow", f"Follows in {en_suit}.", f"跟{zh_suit}。")
+
+
+def _compare_reason(role: str, matched: bool, won: bool, best_seat: int, units: Sequence[Unit], rules: Rules) -> Reason:
+    if role == "follow" and not matched:
+        lead_en = _lead_text(units, units[0].suit, "en")
+        lead_zh = _lead_text(units, units[0].suit, "zh")
+        return Reason(
+            "trick.no_structure",
+            f"Lacks the lead's structure ({lead_en}): it cannot win.",
+            f"不具备首家的牌型（{lead_zh}），不能获胜。",
+        )
+    how = {
+        "largest_unit": ("by its largest unit", "按最大牌型比较"),
+        "all_units": ("unit by unit", "逐个牌型比较"),
+        "highest_card": ("by its highest card", "按最大的一张牌比较"),
+    }[rules.throw_comparison if len(units) > 1 else "largest_unit"]
+    if won:
+        return Reason(
+            "trick.beats",
+            f"Beats the best play so far (seat {best_seat}), compared {how[0]}.",
+            f"{how[1]}，大过此前最大的{best_seat}号位。",
+        )
+    return Reason(
+        "trick.does_not_beat",
+        f"Does not beat the best play so far (seat {best_seat}), compared {how[0]}; ties go to the earlier play.",
+        f"{how[1]}，没有大过此前最大的{best_seat}号位（同样大小先出者为大）。",
+    )
+
+
+def resolve_trick(
+    leader: int,
+    plays: Sequence[Sequence[int]],
+    order: TrumpOrder,
+    rules: Rules,
+    hands: Mapping[int, Sequence[int]] | None = None,
+) -> TrickResult:
+    """Resolve a trick: ``plays`` in playing order from ``leader`` (1 to 4 of
+    them; seat of play i is ``(leader + i) % 4``).  With ``hands`` (seat →
+    cards before the trick) every follow is also judged (``judge_follow``).
+
+    Raises InvalidInput (paths ``("leader",)``, ``("plays", i[, j])``,
+    ``("hands", seat[, j])``) for a leader out of range, an empty lead or one
+    mixing effective suits, plays of unequal size, more copies than decks, or
+    a play not in its seat's hand.
+
+    >>> from engine.rules import preset
+    >>> from engine.trump import Trump, trump_order
+    >>> from engine.cards import parse_card as p
+    >>> rules = preset("two-deck")
+    >>> order = trump_order(Trump(8, 1), rules)   # playing 10, hearts trump
+    >>> cards = lambda s: [p(c) for c in s.split()]
+    >>> t = resolve_trick(0, [cards("AS KS 5S 5S 4S 4S"), cards("9H 9H 8H 8H 7H 2H"),
+    ...                       cards("AS KS QS 3S 3S 2S"), cards("JH JH QH QH 3H 2H")], order, rules)
+    >>> t.winner, t.points, [p.role for p in t.plays]
+    (3, 30, ['lead', 'ruff', 'follow', 'ruff'])
+    """
+    _check(leader, plays, order, rules, hands)
+    lead = tuple(plays[0])
+    lead_units = decompose(lead, order)
+    led = lead_units[0].suit
+    found = [arrangements(p, lead_units, order, rules) for p in plays]
+    best = 0
+    verdicts: list[PlayVerdict] = []
+    for i, play in enumerate(plays):
+        seat = (leader + i) % 4
+        role = _role(i, play, led, bool(found[i]), order)
+        reasons = [_role_reason(role, lead_units, led, seat)]
+        won = False
+        if i > 0 and role in ("follow", "ruff"):
+            won = _beats(found[i], play, found[best], plays[best], lead_units, order, rules)
+            reasons.append(_compare_reason(role, bool(found[i]), won, (leader + best) % 4, lead_units, rules))
+        legal: bool | None = None
+        follow: FollowVerdict | None = None
+        if hands is not None and seat in hands:
+            if i == 0:
+                if len(lead_units) == 1:
+                    legal = True
+                else:
+                    reasons.append(
+                        Reason(
+                            "trick.throw_not_judged",
+                            "A throw: whether it stands depends on the other hands; ask /v1/throw.",
+                            "甩牌：能否成功取决于其他玩家的牌，请用 /v1/throw 判定。",
+                        )
+                    )
+            else:
+                follow = judge_follow(lead, hands[seat], play, order, rules)
+                legal = follow.legal
+                reasons += follow.reasons
+        strongest = _strongest(found[i], lead_units, rules)
+        verdicts.append(
+            PlayVerdict(
+                seat=seat,
+                cards=tuple(order.sorted(list(play))),
+                role=role,
+                beats_previous_best=won,
+                legal=legal,
+                reasons=tuple(reasons),
+                units=strongest,
+                follow=follow,
+            )
+        )
+        if won:
+            best = i
+    return TrickResult(
+        leader=leader,
+        suit=led,
+        lead_units=lead_units,
+        winner=(leader + best) % 4,
+        points=sum(total_points(p) for p in plays),
+        plays=tuple(verdicts),
+    )
+
+
+def _strongest(found: tuple[Arrangement, ...], lead_units: Sequence[Unit], rules: Rules) -> tuple[Unit, ...] | None:
+    if not found:
+        return None
+    best = max(found, key=lambda a: (max(a.keys[i] for i in largest_slots(lead_units)), sorted(a.keys, reverse=True)))
+    return best.units
