@@ -52,6 +52,7 @@ from typing import Any
 
 from engine.cards import card_str, check_copies
 from engine.errors import InvalidInput, Problem
+from engine.generic import LeadShape, generic_score
 from engine.patterns import PATTERN_SOURCES, PatternList, pattern_list
 from engine.reasons import Reason
 from engine.rules import Rules
@@ -63,11 +64,8 @@ from engine.shapes import (
     fill,
     form,
     layout,
-    place_tuples,
     placed_cards,
-    placements,
     suit_name,
-    take,
     usable,
 )
 from engine.trump import SUIT_LABELS, TRUMP, TrumpOrder
@@ -191,108 +189,12 @@ class FollowVerdict:
 # --- the structure of the lead -------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class LeadShape:
-    """The lead seen by the generic rule: its tractors, and the widths of its
-    other tuples (pairs and wider; singles are whatever completes a play)."""
-
-    tractors: tuple[Shape, ...]
-    tuples: tuple[int, ...]
-
-    @property
-    def widest(self) -> int:
-        return max([s.width for s in self.tractors] + list(self.tuples) + [1])
-
-    @staticmethod
-    def of(units: Sequence[Unit]) -> LeadShape:
-        return LeadShape(
-            tuple(Shape(u.width, u.length) for u in units if u.length > 1),
-            tuple(sorted((u.width for u in units if u.length == 1 and u.width > 1), reverse=True)),
-        )
-
-
-def _add(a: Vector, b: Vector) -> Vector:
-    return tuple(x + y for x, y in zip(a, b, strict=True))
-
-
-def generic_score(
-    lay: Layout, counts: tuple[int, ...], lead: LeadShape, protect: bool = False
-) -> tuple[Vector, tuple[Placed, ...]]:
-    """The best generic score ``(T, N_W, …, N_2)`` of ``counts`` and one
-    arrangement achieving it (see the module docstring)."""
-    return _generic_score(lay, counts, lead, protect)
-
-
-@lru_cache(maxsize=8192)
-def _generic_score(
-    lay: Layout, counts: tuple[int, ...], lead: LeadShape, protect: bool
-) -> tuple[Vector, tuple[Placed, ...]]:
-    top = lead.widest
-    if top < 2:
-        return (), ()
-    size = top  # index 0: tractor cards; index 1 + (top - v): tuples of width v
-    zero = (0,) * size
-    slots = lead.tractors
-    memo: dict[Any, tuple[Vector, list[Placed]]] = {}
-    cache: dict[tuple[tuple[int, ...], Shape], list[Placed]] = {}
-
-    def where(vec: tuple[int, ...], shape: Shape) -> list[Placed]:
-        key = (vec, shape)
-        if key not in cache:
-            cache[key] = placements(lay, vec, shape, protect)
-        return cache[key]
-
-    def leaf(vec: tuple[int, ...], free: tuple[int, ...]) -> tuple[Vector, list[Placed]]:
-        score = [0] * size
-        rest = list(vec)
-        positions = sorted(free + lead.tuples, reverse=True)
-        done: list[Placed] = []
-        for v in range(top, 1, -1):
-            room = sum(1 for p in positions if p >= v)
-            while room:
-                got = place_tuples(lay, rest, [v], protect)
-                if got is None:
-                    break
-                rest = list(got[0])
-                done += got[1]
-                positions.remove(min(p for p in positions if p >= v))
-                room -= 1
-                score[1 + top - v] += 1
-        return tuple(score), done
-
-    def search(
-        i: int, cap: int, bound: Any, vec: tuple[int, ...], free: tuple[int, ...]
-    ) -> tuple[Vector, list[Placed]]:
-        if i == len(slots):
-            return leaf(vec, free)
-        key = (i, cap, bound, vec, free)
-        if key in memo:
-            return memo[key]
-        slot = slots[i]
-        nxt = slots[i + 1].length if i + 1 < len(slots) else 0
-        best = search(i + 1, nxt, None, vec, tuple(sorted(free + (slot.width,) * cap)))
-        for m in range(cap, 1, -1):
-            for v in range(slot.width, 1, -1):
-                shape = Shape(v, m)
-                for placed in where(vec, shape):
-                    mark = (m, v, placed.at)
-                    if bound is not None and mark > bound:
-                        continue
-                    sub, pieces = search(i, cap - m, mark, take(vec, placed), free)
-                    gain = [0] * size
-                    gain[0] = v * m
-                    gain[1 + top - v] = m
-                    total = _add(tuple(gain), sub)
-                    if total > best[0]:
-                        best = (total, [placed, *pieces])
-        memo[key] = best
-        return best
-
-    start = slots[0].length if slots else 0
-    score, pieces = search(0, start, None, counts, ())
-    if score == zero:
-        return score, ()
-    return score, tuple(pieces)
+def lead_shape(units: Sequence[Unit]) -> LeadShape:
+    """The lead as the generic rule sees it: its tractors and its other tuples."""
+    return LeadShape(
+        tuple(Shape(u.width, u.length) for u in units if u.length > 1),
+        tuple(sorted((u.width for u in units if u.length == 1 and u.width > 1), reverse=True)),
+    )
 
 
 def _generic_structure(score: Vector, pieces: Sequence[Placed], n: int) -> Structure:
@@ -363,7 +265,7 @@ def _obligation(
     n = len(lead_key)
     units = decompose(lead_key, order)
     held = sum(counts)
-    shape = LeadShape.of(units)
+    shape = lead_shape(units)
     ladder = pattern_list(rules.follow_patterns, Shape(units[0].width, units[0].length)) if len(units) == 1 else None
     if held <= n:
         req = Requirement(suit, n, held, held, "all_suit_cards", None)

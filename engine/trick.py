@@ -353,8 +353,8 @@ def _role_reason(role: str, units: Sequence[Unit], suit: int, seat: int) -> Reas
     if role == "ruff":
         return Reason(
             "trick.ruff",
-            f"Void in {en_suit}, trumps in with the lead's structure ({lead_en}): a ruff.",
-            f"{zh_suit}已无，用主牌按首家的牌型（{lead_zh}）毙牌。",
+            f"Trumps the {en_suit} lead with its structure ({lead_en}): a ruff.",
+            f"用主牌按首家{zh_suit}的牌型（{lead_zh}）毙牌。",
         )
     if role == "discard":
         return Reason(
