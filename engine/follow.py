@@ -67,6 +67,7 @@ from engine.shapes import (
     placed_cards,
     suit_name,
     usable,
+    within_copies,
 )
 from engine.trump import SUIT_LABELS, TRUMP, TrumpOrder
 from engine.units import Unit, decompose
@@ -217,19 +218,23 @@ def first_step(
 ) -> tuple[int, tuple[Placed, ...]]:
     """Index (0-based) of the first step of ``ladder`` that ``counts`` can form,
     and one way to form it."""
-    return _first_step(lay, counts, ladder, protect)
-
-
-@lru_cache(maxsize=8192)
-def _first_step(
-    lay: Layout, counts: tuple[int, ...], ladder: PatternList, protect: bool
-) -> tuple[int, tuple[Placed, ...]]:
     for k, step in enumerate(ladder):
         for alternative in step:
             got = form(lay, counts, alternative, protect)
             if got is not None:
                 return k, tuple(got)
     return len(ladder), ()  # pragma: no cover - every list ends with "all singles"
+
+
+@lru_cache(maxsize=8192)
+def _first_step(
+    lay: Layout, counts: tuple[int, ...], patterns: str, lead: Shape, protect: bool
+) -> tuple[int, tuple[Placed, ...]]:
+    """``first_step`` on the seed list of ``patterns`` for a lead of shape
+    ``lead``, cached (keyed by names: hashing a whole list costs more)."""
+    ladder = pattern_list(patterns, lead)
+    assert ladder is not None
+    return first_step(lay, counts, ladder, protect)
 
 
 def _pattern_structure(k: int, ladder: PatternList, patterns: str, n: int) -> Structure:
@@ -256,9 +261,22 @@ class _Obligation:
     lead: LeadShape
 
 
-@lru_cache(maxsize=8192)
 def _obligation(
     order: TrumpOrder, lead_key: tuple[int, ...], counts: tuple[int, ...], rules: Rules
+) -> _Obligation:
+    return _obligation_for(
+        order, lead_key, counts, rules.follow_patterns, rules.follow_draw, rules.protect_longer_tuples
+    )
+
+
+@lru_cache(maxsize=8192)
+def _obligation_for(
+    order: TrumpOrder,
+    lead_key: tuple[int, ...],
+    counts: tuple[int, ...],
+    follow_patterns: str,
+    follow_draw: str,
+    protect: bool,
 ) -> _Obligation:
     suit = order.suit[lead_key[0]]
     lay = layout(order, suit)
@@ -266,17 +284,16 @@ def _obligation(
     units = decompose(lead_key, order)
     held = sum(counts)
     shape = lead_shape(units)
-    ladder = pattern_list(rules.follow_patterns, Shape(units[0].width, units[0].length)) if len(units) == 1 else None
+    ladder = pattern_list(follow_patterns, Shape(units[0].width, units[0].length)) if len(units) == 1 else None
     if held <= n:
         req = Requirement(suit, n, held, held, "all_suit_cards", None)
         return _Obligation(req, tuple(lay.cards(counts)), ladder, shape)
-    if rules.follow_draw == "suit_only":
+    if follow_draw == "suit_only":
         req = Requirement(suit, n, held, n, "suit_only", None)
         return _Obligation(req, tuple(fill(lay, counts, [], n)), ladder, shape)
-    protect = rules.protect_longer_tuples
     if ladder is not None:
-        k, pieces = first_step(lay, counts, ladder, protect)
-        structure = _pattern_structure(k, ladder, rules.follow_patterns, n)
+        k, pieces = _first_step(lay, counts, follow_patterns, Shape(units[0].width, units[0].length), protect)
+        structure = _pattern_structure(k, ladder, follow_patterns, n)
     else:
         score, pieces = generic_score(lay, counts, shape, protect)
         structure = _generic_structure(score, pieces, n)
@@ -304,10 +321,11 @@ def _check(
                     f"{card_str(lead[0])} is {SUIT_LABELS[first]}: a lead is one effective suit",
                 )
             )
-    try:
-        check_copies([(("lead",), lead), (("hand",), hand)], rules.decks)
-    except InvalidInput as exc:
-        problems += exc.problems
+    if not within_copies(rules.decks, lead, hand):
+        try:
+            check_copies([(("lead",), lead), (("hand",), hand)], rules.decks)
+        except InvalidInput as exc:
+            problems += exc.problems
     if len(hand) < len(lead):
         problems.append(
             Problem(("hand",), f"the hand holds {len(hand)} cards, fewer than the {len(lead)} led")
@@ -443,7 +461,8 @@ def judge_follow(
     play_counts = lay.counts(in_suit)
     if owed.rule == "pattern":
         assert ob.ladder is not None
-        k, pieces = first_step(lay, play_counts, ob.ladder, False)
+        lead_shape_ = Shape(lead_units[0].width, lead_units[0].length)
+        k, pieces = _first_step(lay, play_counts, rules.follow_patterns, lead_shape_, False)
         reached = _pattern_structure(k, ob.ladder, rules.follow_patterns, n)
         legal = k + 1 <= (owed.step or 0)
     else:

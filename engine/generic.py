@@ -109,6 +109,15 @@ def _generic_score(
     top = lead.widest
     if top < 2:
         return (), ()
+    if not lead.tractors:  # no tractor to place: the greedy tuple placement is the score
+        hist: Hist = (0, 0, 0)
+        for c in counts:
+            hist = _add_hist(hist, c)
+        score = tuple(_tuples_on_hist(hist, list(lead.tuples), top, protect))
+        widths = [v for v in range(top, 1, -1) for _ in range(score[1 + top - v])]
+        got = place_tuples(lay, counts, widths, protect)
+        assert got is not None
+        return score, tuple(got[1])
     best: tuple[Vector, tuple[Placed, ...]] | None = None
     for line in _lines(lay, counts, protect):
         got = _run(lay, counts, lead, protect, top, line)

@@ -114,6 +114,8 @@ class Layout:
     steps: tuple[tuple[int, ...], ...]
     chains: tuple[tuple[int, ...], ...]
     chain_values: tuple[tuple[int, ...], ...]
+    step_of: tuple[int, ...]  # per index: its order step
+    chain_pos: tuple[dict[int, int], ...]  # per chain: step → position on it
 
     def counts(self, cards: Iterable[int]) -> tuple[int, ...]:
         """Count vector of ``cards`` (all of this suit)."""
@@ -149,6 +151,8 @@ def layout(order: TrumpOrder, suit: int) -> Layout:
         steps=tuple(steps),
         chains=order.chains[suit],
         chain_values=order.chain_values[suit],
+        step_of=tuple(s for s, members in enumerate(steps) for _ in members),
+        chain_pos=tuple({step: pos for pos, step in enumerate(chain)} for chain in order.chains[suit]),
     )
 
 
@@ -176,22 +180,27 @@ def placements(lay: Layout, counts: Sequence[int], shape: Shape, protect: bool =
     w, n = shape.width, shape.length
     if n == 1:
         return [Placed(shape, (i,), lay.power[i]) for i, c in enumerate(counts) if usable(c, w, protect)]
+    at_step: dict[int, list[int]] = {}
+    for i, c in enumerate(counts):
+        if c >= w and (not protect or c == w):
+            at_step.setdefault(lay.step_of[i], []).append(i)
+    if len(at_step) < n:
+        return []
     seen: set[tuple[int, ...]] = set()
     out: list[Placed] = []
-    for chain, values in zip(lay.chains, lay.chain_values, strict=True):
-        options = [[i for i in lay.steps[s] if usable(counts[i], w, protect)] for s in chain]
+    for chain, values, pos_of in zip(lay.chains, lay.chain_values, lay.chain_pos, strict=True):
+        marks = sorted(pos_of[step] for step in at_step if step in pos_of)
         run = 0
-        for end in range(len(chain)):
-            run = run + 1 if options[end] else 0
+        for k, pos in enumerate(marks):
+            run = run + 1 if k and marks[k - 1] == pos - 1 else 1
             if run < n:
                 continue
-            start = end - n + 1
-            for combo in product(*options[start : end + 1]):
+            window = [at_step[chain[p]] for p in range(pos - n + 1, pos + 1)]
+            for combo in product(*window):
                 if combo in seen:
                     continue
                 seen.add(combo)
-                top = combo[-1]
-                out.append(Placed(shape, combo, values[end] * 4 + lay.power[top] % 4))
+                out.append(Placed(shape, combo, values[pos] * 4 + lay.power[combo[-1]] % 4))
     return out
 
 
@@ -283,6 +292,16 @@ def fill(lay: Layout, counts: Sequence[int], used: Sequence[int], n: int) -> lis
             out.append(lay.kinds[i])
             vec[i] -= 1
     return out
+
+
+def within_copies(decks: int, *card_sets: Sequence[int]) -> bool:
+    """True when no card appears more than ``decks`` times across the sets
+    (a fast pre-check; ``engine.cards.check_copies`` words the problems)."""
+    seen = [0] * 54
+    for cards in card_sets:
+        for c in cards:
+            seen[c] += 1
+    return max(seen) <= decks
 
 
 def suit_name(suit: int, language: str = "en") -> str:

@@ -32,16 +32,27 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.cards import card_str, check_copies, total_points
+from engine.cards import card_str, check_copies, points
 from engine.errors import InvalidInput, Problem
 from engine.follow import FollowVerdict, judge_follow
 from engine.reasons import Reason
 from engine.rules import Rules
-from engine.shapes import Layout, Placed, Shape, describe_pieces, layout, placements, suit_name, take
+from engine.shapes import (
+    Layout,
+    Placed,
+    Shape,
+    describe_pieces,
+    layout,
+    placements,
+    suit_name,
+    take,
+    within_copies,
+)
 from engine.trump import SUIT_LABELS, TRUMP, TrumpOrder
 from engine.units import Unit, decompose
 
 ROLES = ("lead", "follow", "ruff", "discard")
+_POINTS = tuple(points(k) for k in range(54))
 Key = tuple[int, int, int]  # (trump over a plain lead, width of the serving shape, rank)
 
 
@@ -85,15 +96,15 @@ class TrickResult:
 def serving_shapes(unit: Unit, rules: Rules) -> tuple[Shape, ...]:
     """The shapes that may serve a lead unit: its own, and with
     ``wider_shape_beats`` every wider one of the same card count (RULES §3)."""
-    own = Shape(unit.width, unit.length)
-    if not rules.wider_shape_beats or unit.width == 1:
+    return _serving(unit.width, unit.length, rules.wider_shape_beats, rules.decks)
+
+
+@lru_cache(maxsize=256)
+def _serving(width: int, length: int, wider: bool, decks: int) -> tuple[Shape, ...]:
+    own = Shape(width, length)
+    if not wider or width == 1:
         return (own,)
-    wider = [
-        Shape(w, own.size // w)
-        for w in range(unit.width + 1, min(rules.decks, 4) + 1)
-        if own.size % w == 0
-    ]
-    return (own, *wider)
+    return (own, *(Shape(w, own.size // w) for w in range(width + 1, min(decks, 4) + 1) if own.size % w == 0))
 
 
 def _unit(lay: Layout, placed: Placed) -> Unit:
@@ -110,23 +121,31 @@ def arrangements(
     Empty when the play lacks the lead's structure (it can then never win)."""
     if not cards or len(cards) != sum(u.size for u in lead_units):
         return ()
-    return _arrangements(tuple(sorted(cards)), tuple(lead_units), order, rules)
+    return _arrangements(tuple(sorted(cards)), tuple(lead_units), order, rules.wider_shape_beats, rules.decks)
 
 
 @lru_cache(maxsize=8192)
 def _arrangements(
-    cards: tuple[int, ...], lead_units: tuple[Unit, ...], order: TrumpOrder, rules: Rules
+    cards: tuple[int, ...], lead_units: tuple[Unit, ...], order: TrumpOrder, wider: bool, decks: int
 ) -> tuple[Arrangement, ...]:
     led = lead_units[0].suit
     suit = order.suit[cards[0]]
     if any(order.suit[c] != suit for c in cards) or (suit != led and not (suit == TRUMP and led != TRUMP)):
         return ()
     bonus = 1 if suit != led else 0
+    power = order.power
+    slots = [i for i, u in enumerate(lead_units) if u.width > 1]
+    if not slots:  # a lead of singles: every card serves, strongest first
+        ranked = sorted(cards, key=lambda k: -power[k])
+        return (
+            Arrangement(
+                tuple(Unit(1, 1, (k,), power[k], suit) for k in ranked), tuple((bonus, 1, power[k]) for k in ranked)
+            ),
+        )
     lay = layout(order, suit)
     counts = lay.counts(cards)
-    slots = [i for i, u in enumerate(lead_units) if u.width > 1]
     singles = [i for i, u in enumerate(lead_units) if u.width == 1]
-    found: dict[tuple[object, ...], Arrangement] = {}
+    found: list[Arrangement] = []
 
     def finish(served: dict[int, Placed], vec: tuple[int, ...]) -> None:
         units: list[Unit | None] = [None] * len(lead_units)
@@ -134,13 +153,12 @@ def _arrangements(
         for i, placed in served.items():
             units[i] = _unit(lay, placed)
             keys[i] = (bonus, placed.shape.width, placed.rank)
-        rest = [k for i, c in enumerate(vec) for k in [lay.kinds[i]] * c]
-        rest.sort(key=lambda k: -order.power[k])
+        rest = [lay.kinds[i] for i, c in enumerate(vec) if c for _ in range(c)]
+        rest.sort(key=lambda k: -power[k])
         for i, kind in zip(singles, rest, strict=True):
             units[i] = Unit(1, 1, (kind,), order.power[kind], suit)
             keys[i] = (bonus, 1, order.power[kind])
-        arrangement = Arrangement(tuple(u for u in units if u), tuple(k for k in keys if k))
-        found.setdefault(_canonical(arrangement, lead_units), arrangement)
+        found.append(Arrangement(tuple(u for u in units if u), tuple(k for k in keys if k)))
 
     def search(k: int, served: dict[int, Placed], vec: tuple[int, ...], bound: object) -> None:
         if k == len(slots):
@@ -148,7 +166,7 @@ def _arrangements(
             return
         i = slots[k]
         same_as_previous = k > 0 and lead_units[slots[k - 1]].shape == lead_units[i].shape
-        for shape in serving_shapes(lead_units[i], rules):
+        for shape in _serving(lead_units[i].width, lead_units[i].length, wider, decks):
             for placed in placements(lay, vec, shape):
                 mark = (shape, placed.at)
                 if same_as_previous and bound is not None and mark > bound:  # type: ignore[operator]
@@ -158,7 +176,12 @@ def _arrangements(
                 del served[i]
 
     search(0, {}, counts, None)
-    return tuple(found[key] for key in sorted(found, key=repr))
+    if len(found) <= 1:
+        return tuple(found)
+    distinct: dict[tuple[object, ...], Arrangement] = {}
+    for arrangement in found:
+        distinct.setdefault(_canonical(arrangement, lead_units), arrangement)
+    return tuple(distinct[key] for key in sorted(distinct, key=repr))
 
 
 def _canonical(arrangement: Arrangement, lead_units: Sequence[Unit]) -> tuple[object, ...]:
@@ -186,44 +209,67 @@ def largest_slots(lead_units: Sequence[Unit]) -> tuple[int, ...]:
     return tuple(i for i, u in enumerate(lead_units) if u.width == widest)
 
 
-def _value(arrangement: Arrangement, lead_units: Sequence[Unit], rules: Rules) -> Key:
-    if len(lead_units) == 1 or rules.throw_comparison == "largest_unit":
-        return max(arrangement.keys[i] for i in largest_slots(lead_units))
-    raise AssertionError("no scalar value")  # pragma: no cover
+@dataclass(frozen=True, slots=True)
+class Strength:
+    """What the comparisons need of a play with the lead's structure.
+
+    ``value``: its strongest key on the lead's largest shape (largest_unit, and
+    any single-unit lead); ``highest``: its highest card (highest_card);
+    ``groups``: per arrangement, its keys per lead shape, strongest first
+    (all_units pairs them with the other play's, both sides sorted).
+    """
+
+    value: Key
+    highest: tuple[int, int] | None  # computed for highest_card only
+    groups: tuple[tuple[tuple[Key, ...], ...], ...] | None  # computed for all_units only
 
 
-def _highest_card(cards: Sequence[int], lead_units: Sequence[Unit], order: TrumpOrder) -> tuple[int, int]:
+def strength(
+    cards: Sequence[int], lead_units: Sequence[Unit], order: TrumpOrder, rules: Rules
+) -> Strength | None:
+    """The play's strength over this lead, or None without the lead's structure."""
+    units = tuple(lead_units)
+    found = arrangements(cards, units, order, rules)
+    return _strength(found, cards, units, largest_slots(units), order, rules.throw_comparison)
+
+
+def _strength(
+    found: tuple[Arrangement, ...],
+    cards: Sequence[int],
+    lead_units: tuple[Unit, ...],
+    largest: tuple[int, ...],
+    order: TrumpOrder,
+    mode: str,
+) -> Strength | None:
+    if not found:
+        return None
     led = lead_units[0].suit
-    return max((1 if order.suit[c] != led else 0, order.power[c]) for c in cards)
-
-
-def _dominates(a: Arrangement, b: Arrangement, lead_units: Sequence[Unit]) -> bool:
-    return all(
-        x > y
-        for ga, gb in zip(_groups(a, lead_units), _groups(b, lead_units), strict=True)
-        for x, y in zip(ga, gb, strict=True)
+    return Strength(
+        value=max(max(a.keys[i] for i in largest) for a in found),
+        highest=max((1 if order.suit[c] != led else 0, order.power[c]) for c in cards)
+        if mode == "highest_card"
+        else None,
+        groups=tuple(_groups(a, lead_units) for a in found) if mode == "all_units" else None,
     )
 
 
-def _beats(
-    cand: tuple[Arrangement, ...],
-    cand_cards: Sequence[int],
-    best: tuple[Arrangement, ...],
-    best_cards: Sequence[int],
-    lead_units: Sequence[Unit],
-    order: TrumpOrder,
-    rules: Rules,
-) -> bool:
-    if not cand:
+def _dominates(a: tuple[tuple[Key, ...], ...], b: tuple[tuple[Key, ...], ...]) -> bool:
+    return all(x > y for ga, gb in zip(a, b, strict=True) for x, y in zip(ga, gb, strict=True))
+
+
+def stronger(cand: Strength | None, best: Strength | None, single_unit: bool, rules: Rules) -> bool:
+    """Does a play of strength ``cand`` beat one of strength ``best``?  Strictly:
+    ties go to the earlier play (RULES §2, §6)."""
+    if cand is None:
         return False
-    if not best:
+    if best is None:
         return True
     mode = rules.throw_comparison
-    if len(lead_units) == 1 or mode == "largest_unit":
-        return max(_value(a, lead_units, rules) for a in cand) > max(_value(b, lead_units, rules) for b in best)
+    if single_unit or mode == "largest_unit":
+        return cand.value > best.value
     if mode == "highest_card":
-        return _highest_card(cand_cards, lead_units, order) > _highest_card(best_cards, lead_units, order)
-    return any(all(_dominates(a, b, lead_units) for b in best) for a in cand)
+        return cand.highest > best.highest
+    return any(all(_dominates(a, b) for b in best.groups) for a in cand.groups)
 
 
 def beats(
@@ -249,14 +295,8 @@ def beats(
     False
     """
     units = tuple(lead_units)
-    return _beats(
-        arrangements(candidate, units, order, rules),
-        candidate,
-        arrangements(best, units, order, rules),
-        best,
-        units,
-        order,
-        rules,
+    return stronger(
+        strength(candidate, units, order, rules), strength(best, units, order, rules), len(units) == 1, rules
     )
 
 
@@ -306,10 +346,11 @@ def _check(
     for i, play in enumerate(plays):
         if (leader + i) % 4 not in seats_with_hand:
             sets.append((("plays", i), play))
-    try:
-        check_copies(sets, rules.decks)
-    except InvalidInput as exc:
-        problems += exc.problems
+    if not within_copies(rules.decks, *(cards for _, cards in sets)):
+        try:
+            check_copies(sets, rules.decks)
+        except InvalidInput as exc:
+            problems += exc.problems
     for i, play in enumerate(plays):
         seat = (leader + i) % 4
         if hands is None or seat not in hands:
@@ -334,51 +375,65 @@ def _role(i: int, play: Sequence[int], led: int, matched: bool, order: TrumpOrde
     return "discard"
 
 
-def _lead_text(units: Sequence[Unit], suit: int, language: str) -> str:
+@dataclass(frozen=True, slots=True)
+class _LeadWords:
+    """The lead's words, built once per trick."""
+
+    suit_en: str
+    suit_zh: str
+    shape_en: str
+    shape_zh: str
+
+
+def _lead_words(units: Sequence[Unit]) -> _LeadWords:
     shapes = [Shape(u.width, u.length) for u in units if u.width > 1]
     singles = sum(1 for u in units if u.width == 1)
-    return describe_pieces(shapes, singles, language)
+    suit = units[0].suit
+    return _LeadWords(
+        suit_name(suit, "en"),
+        suit_name(suit, "zh"),
+        describe_pieces(shapes, singles, "en"),
+        describe_pieces(shapes, singles, "zh"),
+    )
 
 
-def _role_reason(role: str, units: Sequence[Unit], suit: int, seat: int) -> Reason:
-    en_suit, zh_suit = suit_name(suit, "en"), suit_name(suit, "zh")
-    lead_en, lead_zh = _lead_text(units, suit, "en"), _lead_text(units, suit, "zh")
+def _role_reason(role: str, words: _LeadWords, throw: bool, seat: int) -> Reason:
     if role == "lead":
-        throw = len(units) > 1
         return Reason(
             "trick.lead",
-            f"Seat {seat} leads {en_suit}: {lead_en}" + (" (a throw)." if throw else "."),
-            f"{seat}号位首家出{zh_suit}：{lead_zh}" + ("（甩牌）。" if throw else "。"),
+            f"Seat {seat} leads {words.suit_en}: {words.shape_en}" + (" (a throw)." if throw else "."),
+            f"{seat}号位首家出{words.suit_zh}：{words.shape_zh}" + ("（甩牌）。" if throw else "。"),
         )
     if role == "ruff":
         return Reason(
             "trick.ruff",
-            f"Trumps the {en_suit} lead with its structure ({lead_en}): a ruff.",
-            f"用主牌按首家{zh_suit}的牌型（{lead_zh}）毙牌。",
+            f"Trumps the {words.suit_en} lead with its structure ({words.shape_en}): a ruff.",
+            f"用主牌按首家{words.suit_zh}的牌型（{words.shape_zh}）毙牌。",
         )
     if role == "discard":
         return Reason(
             "trick.discard",
-            f"Neither all {en_suit} nor all trumps with the lead's structure ({lead_en}): a discard, which never wins.",
-            f"既不全是{zh_suit}，也不是符合首家牌型（{lead_zh}）的主牌：垫牌，不能获胜。",
+            f"Neither all {words.suit_en} nor all trumps with the lead's structure ({words.shape_en}): "
+            "a discard, which never wins.",
+            f"既不全是{words.suit_zh}，也不是符合首家牌型（{words.shape_zh}）的主牌：垫牌，不能获胜。",
         )
-    return Reason("trick.follow", f"Follows in {en_suit}.", f"跟{zh_suit}。")
+    return Reason("trick.follow", f"Follows in {words.suit_en}.", f"跟{words.suit_zh}。")
 
 
-def _compare_reason(role: str, matched: bool, won: bool, best_seat: int, units: Sequence[Unit], rules: Rules) -> Reason:
-    if role == "follow" and not matched:
-        lead_en = _lead_text(units, units[0].suit, "en")
-        lead_zh = _lead_text(units, units[0].suit, "zh")
+_HOW = {
+    "largest_unit": ("by its largest unit", "按最大牌型比较"),
+    "all_units": ("unit by unit", "逐个牌型比较"),
+    "highest_card": ("by its highest card", "按最大的一张牌比较"),
+}
+
+
+def _compare_reason(matched: bool, won: bool, best_seat: int, words: _LeadWords, how: tuple[str, str]) -> Reason:
+    if not matched:
         return Reason(
             "trick.no_structure",
-            f"Lacks the lead's structure ({lead_en}): it cannot win.",
-            f"不具备首家的牌型（{lead_zh}），不能获胜。",
+            f"Lacks the lead's structure ({words.shape_en}): it cannot win.",
+            f"不具备首家的牌型（{words.shape_zh}），不能获胜。",
         )
-    how = {
-        "largest_unit": ("by its largest unit", "按最大牌型比较"),
-        "all_units": ("unit by unit", "逐个牌型比较"),
-        "highest_card": ("by its highest card", "按最大的一张牌比较"),
-    }[rules.throw_comparison if len(units) > 1 else "largest_unit"]
     if won:
         return Reason(
             "trick.beats",
@@ -390,6 +445,13 @@ def _compare_reason(role: str, matched: bool, won: bool, best_seat: int, units: 
         f"Does not beat the best play so far (seat {best_seat}), compared {how[0]}; ties go to the earlier play.",
         f"{how[1]}，没有大过此前最大的{best_seat}号位（同样大小先出者为大）。",
     )
+
+
+_THROW_NOT_JUDGED = Reason(
+    "trick.throw_not_judged",
+    "A throw: whether it stands depends on the other hands; ask /v1/throw.",
+    "甩牌：能否成功取决于其他玩家的牌，请用 /v1/throw 判定。",
+)
 
 
 def resolve_trick(
@@ -423,36 +485,35 @@ def resolve_trick(
     lead = tuple(plays[0])
     lead_units = decompose(lead, order)
     led = lead_units[0].suit
+    words = _lead_words(lead_units)
+    single = len(lead_units) == 1
+    how = _HOW[rules.throw_comparison if not single else "largest_unit"]
     found = [arrangements(p, lead_units, order, rules) for p in plays]
+    largest = largest_slots(lead_units)
+    mode = rules.throw_comparison
+    powers = [_strength(f, p, lead_units, largest, order, mode) for f, p in zip(found, plays, strict=True)]
     best = 0
     verdicts: list[PlayVerdict] = []
     for i, play in enumerate(plays):
         seat = (leader + i) % 4
         role = _role(i, play, led, bool(found[i]), order)
-        reasons = [_role_reason(role, lead_units, led, seat)]
+        reasons = [_role_reason(role, words, not single, seat)]
         won = False
         if i > 0 and role in ("follow", "ruff"):
-            won = _beats(found[i], play, found[best], plays[best], lead_units, order, rules)
-            reasons.append(_compare_reason(role, bool(found[i]), won, (leader + best) % 4, lead_units, rules))
+            won = stronger(powers[i], powers[best], single, rules)
+            reasons.append(_compare_reason(bool(found[i]), won, (leader + best) % 4, words, how))
         legal: bool | None = None
         follow: FollowVerdict | None = None
         if hands is not None and seat in hands:
             if i == 0:
-                if len(lead_units) == 1:
+                if single:
                     legal = True
                 else:
-                    reasons.append(
-                        Reason(
-                            "trick.throw_not_judged",
-                            "A throw: whether it stands depends on the other hands; ask /v1/throw.",
-                            "甩牌：能否成功取决于其他玩家的牌，请用 /v1/throw 判定。",
-                        )
-                    )
+                    reasons.append(_THROW_NOT_JUDGED)
             else:
                 follow = judge_follow(lead, hands[seat], play, order, rules)
                 legal = follow.legal
                 reasons += follow.reasons
-        strongest = _strongest(found[i], lead_units, rules)
         verdicts.append(
             PlayVerdict(
                 seat=seat,
@@ -461,7 +522,7 @@ def resolve_trick(
                 beats_previous_best=won,
                 legal=legal,
                 reasons=tuple(reasons),
-                units=strongest,
+                units=_strongest(found[i], largest),
                 follow=follow,
             )
         )
@@ -472,13 +533,14 @@ def resolve_trick(
         suit=led,
         lead_units=lead_units,
         winner=(leader + best) % 4,
-        points=sum(total_points(p) for p in plays),
+        points=sum(_POINTS[c] for p in plays for c in p),
         plays=tuple(verdicts),
     )
 
 
-def _strongest(found: tuple[Arrangement, ...], lead_units: Sequence[Unit], rules: Rules) -> tuple[Unit, ...] | None:
+def _strongest(found: tuple[Arrangement, ...], largest: tuple[int, ...]) -> tuple[Unit, ...] | None:
     if not found:
         return None
-    best = max(found, key=lambda a: (max(a.keys[i] for i in largest_slots(lead_units)), sorted(a.keys, reverse=True)))
-    return best.units
+    if len(found) == 1:
+        return found[0].units
+    return max(found, key=lambda a: (max(a.keys[i] for i in largest), sorted(a.keys, reverse=True))).units
