@@ -31,15 +31,16 @@
    could have done, a kind held three or four times never supplies a narrower
    tuple (the play itself may still break it).
 
-Complexity: with k suit kinds (≤ 54) and a lead of n cards, the play is
-scored once and the hand once.  A pattern step is tested by a depth-first
-search over its tractors (at most two per step in the seeds' lists, each with
-O(k·m) placements, m ≤ 4 kinds per order step) and a greedy pass for its
-tuples (O(k) per tuple); a list has ≤ 18 steps.  The generic score searches
-placements of tractor pieces into the lead's tractors, memoised on the count
-vector, O(P^(t/2)) for P = O(k·m²) placements and t ≤ n/2 lead pairs-in-
-tractors — polynomial in the hand for a bounded lead — followed by the same
-greedy for tuples.  Hand scores are cached on (order, lead, suit count vector).
+Complexity, for k kinds in the led suit (≤ 54), s order steps and a lead of
+n cards: the play is scored once and the hand once (hand scores are cached on
+the count vector).  A pattern step is checked by a depth-first search over its
+tractors (at most two per step in the seeds' lists, each with O(k·m²)
+placements, m ≤ 4 kinds per step) then a greedy pass for its tuples (O(k) per
+tuple); a list has at most 19 steps, so O(19·k²·m⁴) at worst and a few dozen
+microseconds in practice.  The generic score is a dynamic programme over the
+order steps (``engine.generic``): O(s · Π(l_j + 1) · L⁶) for lead tractors of
+lengths l_j summing to L — polynomial, linear in the hand — and it is skipped
+altogether when the hand holds no two adjacent tuples.
 """
 
 from __future__ import annotations
@@ -66,10 +67,9 @@ from engine.shapes import (
     layout,
     placed_cards,
     suit_name,
-    usable,
     within_copies,
 )
-from engine.trump import SUIT_LABELS, TRUMP, TrumpOrder
+from engine.trump import SUIT_LABELS, TrumpOrder
 from engine.units import Unit, decompose
 
 Vector = tuple[int, ...]
@@ -492,7 +492,6 @@ __all__ = [
     "first_step",
     "generic_score",
     "judge_follow",
+    "lead_shape",
     "suit_counts",
-    "usable",
-    "TRUMP",
 ]

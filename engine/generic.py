@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.shapes import Layout, Placed, Shape, place_tuples, usable
+from engine.shapes import Layout, Placed, Shape, place_tuples, placements, usable
 
 Vector = tuple[int, ...]
 Hist = tuple[int, int, int]  # kinds left holding exactly 2, 3, 4 cards
@@ -109,15 +109,18 @@ def _generic_score(
     top = lead.widest
     if top < 2:
         return (), ()
-    if not lead.tractors:  # no tractor to place: the greedy tuple placement is the score
+    if not lead.tractors or not placements(lay, counts, Shape(2, 2)):
+        # no tractor piece can be placed: the greedy tuple placement is the score,
+        # over the lead's tuples and every position of its tractors
+        positions = list(lead.tuples) + [s.width for s in lead.tractors for _ in range(s.length)]
         hist: Hist = (0, 0, 0)
         for c in counts:
             hist = _add_hist(hist, c)
-        score = tuple(_tuples_on_hist(hist, list(lead.tuples), top, protect))
+        score = tuple(_tuples_on_hist(hist, positions, top, protect))
         widths = [v for v in range(top, 1, -1) for _ in range(score[1 + top - v])]
-        got = place_tuples(lay, counts, widths, protect)
-        assert got is not None
-        return score, tuple(got[1])
+        tuples = place_tuples(lay, counts, widths, protect)
+        assert tuples is not None
+        return score, tuple(tuples[1])
     best: tuple[Vector, tuple[Placed, ...]] | None = None
     for line in _lines(lay, counts, protect):
         got = _run(lay, counts, lead, protect, top, line)
@@ -207,15 +210,15 @@ def _run(
     total, pieces = best
     placed = [Placed(shape, at, 0) for shape, at in pieces]
     rest = list(counts)
-    for p in placed:
-        for i in p.at:
-            rest[i] -= p.shape.width
+    for piece in placed:
+        for i in piece.at:
+            rest[i] -= piece.shape.width
     widths: list[int] = []
     for v in range(top, 1, -1):
-        widths += [v] * (total[1 + top - v] - sum(p.shape.length for p in placed if p.shape.width == v))
-    got = place_tuples(lay, rest, widths, protect)
-    assert got is not None
-    return total, tuple(placed + got[1])
+        widths += [v] * (total[1 + top - v] - sum(x.shape.length for x in placed if x.shape.width == v))
+    tuples = place_tuples(lay, rest, widths, protect)
+    assert tuples is not None
+    return total, tuple(placed + tuples[1])
 
 
 def _close_all(states: dict[_Key, _Rec]) -> dict[_Key, _Rec]:
@@ -251,7 +254,7 @@ def _expand(
     avail = list(pos.avail)
     caps = list(caps0)
 
-    def finish(new_opens: list[tuple[_Open, tuple[int, ...]]], closed: tuple, gain: list[int]) -> None:
+    def finish(new_opens: list[tuple[_Open, tuple[int, ...]]], closed: tuple[tuple[Shape, tuple[int, ...]], ...], gain: list[int]) -> None:
         hist, carry = hist0, carry0
         for kk, kind in enumerate(pos.kinds):
             if pos.bottom:
@@ -270,7 +273,7 @@ def _expand(
             out[new_key] = (score, closed, tuple(k for _, k in ordered))
 
     def start_new(
-        after: tuple[int, int, int], new_opens: list[tuple[_Open, tuple[int, ...]]], closed: tuple, gain: list[int]
+        after: tuple[int, int, int], new_opens: list[tuple[_Open, tuple[int, ...]]], closed: tuple[tuple[Shape, tuple[int, ...]], ...], gain: list[int]
     ) -> None:
         finish(new_opens, closed, gain)
         for j, slot in enumerate(slots):
@@ -290,7 +293,7 @@ def _expand(
                     caps[j] += 1
                     avail[kk] += v
 
-    def carry_on(i: int, new_opens: list[tuple[_Open, tuple[int, ...]]], closed: tuple, gain: list[int]) -> None:
+    def carry_on(i: int, new_opens: list[tuple[_Open, tuple[int, ...]]], closed: tuple[tuple[Shape, tuple[int, ...]], ...], gain: list[int]) -> None:
         if i == len(opens):
             start_new((-1, -1, -1), new_opens, closed, gain)
             return

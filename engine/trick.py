@@ -268,7 +268,9 @@ def stronger(cand: Strength | None, best: Strength | None, single_unit: bool, ru
     if single_unit or mode == "largest_unit":
         return cand.value > best.value
     if mode == "highest_card":
+        assert cand.highest is not None and best.highest is not None
         return cand.highest > best.highest
+    assert cand.groups is not None and best.groups is not None
     return any(all(_dominates(a, b) for b in best.groups) for a in cand.groups)
 
 
