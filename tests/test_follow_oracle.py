@@ -25,6 +25,7 @@ from collections import Counter
 from collections.abc import Iterator
 from functools import cache
 from itertools import combinations
+from typing import Any
 
 import pytest
 
@@ -317,11 +318,13 @@ TWO_DECK_LEADS = [
 ]
 
 
+@pytest.mark.parametrize("ace_low", [False, True], ids=["", "ace-low"])
 @pytest.mark.parametrize("shapes", TWO_DECK_LEADS, ids=lambda s: "+".join(f"{w}x{n}" for w, n in s))
-def test_classic_two_deck_oracle(shapes: list[tuple[int, int]]) -> None:
-    """Seeds 000/001/003 classic rule against brute force, 5 random hands per lead shape."""
-    rules = preset("two-deck")
-    rng = random.Random(seed_of("classic", shapes))
+def test_classic_two_deck_oracle(shapes: list[tuple[int, int]], ace_low: bool) -> None:
+    """Seeds 000/001/003 classic rule against brute force, 5 random hands per lead
+    shape; also with ace_low_tractor (seed 002 AA2233)."""
+    rules = rules_from_json({"preset": "two-deck", "ace_low_tractor": ace_low})
+    rng = random.Random(seed_of("classic", shapes, ace_low))
     refused = 0
     for _ in range(5):
         order, lead, hand = random_case(rng, rules, shapes, rng.randint(6, 10))
@@ -431,6 +434,10 @@ CRAFTED = [
     # a triple + two pairs thrown in four decks against a quad and a triple: the triple serves
     # as the triple and the quad gives both pairs (tightest fit), so 999 + QQ + ... is refused
     ("four-deck", (6, 0), "7H 7H 7H 5H 5H 3H 3H", "9H 9H 9H 9H QH QH QH 4H 6C", "generic"),
+    # ace_low_tractor (seed 002 AA2233): AA2233 is the longest tractor the hand holds
+    ("two-deck+acelow", (8, 1), "5S 5S 6S 6S 7S 7S", "KS KS AS AS 2S 2S 3S 3S 9D", "classic"),
+    # ace_low_tractor with four decks: the four aces split between KKAA and AA22
+    ("four-classic+acelow", (8, 1), "5S 5S 6S 6S 7S 7S 8S 8S", "KS KS AS AS AS AS 2S 2S 9S 9S 9D", "generic"),
     # protect_longer_tuples: the hand's quad supplies no triple or pair, so QQQ + 44 is what it owes
     ("four-deck+protect", (6, 0), "7H 7H 7H 5H 5H", "9H 9H 9H 9H QH QH QH 4H 4H 6H 6C", "generic"),
 ]
@@ -439,7 +446,12 @@ CRAFTED = [
 @pytest.mark.parametrize(("name", "trump", "lead", "hand", "kind"), CRAFTED)
 def test_oracle_on_crafted_hands(name: str, trump: tuple[int, int], lead: str, hand: str, kind: str) -> None:
     base, _, extra = name.partition("+")
-    rules = rules_from_json({"preset": base, "protect_longer_tuples": extra == "protect"})
+    spec: dict[str, Any] = {"preset": base, "protect_longer_tuples": extra == "protect"}
+    if base == "four-classic":
+        spec = {"preset": "two-deck", "decks": 4, "kitty_size": 8}
+    if extra == "acelow":
+        spec["ace_low_tractor"] = True
+    rules = rules_from_json(spec)
     order = trump_order(Trump(*trump), rules)
     lead_cards, hand_cards = _c(lead), _c(hand)
     suit = order.suit[lead_cards[0]]
