@@ -94,6 +94,11 @@ class Structure:
     tuples: tuple[tuple[int, int], ...]
     cards: int  # the play's size: the rest of an alternative is singles
 
+    @property
+    def owes_shapes(self) -> bool:
+        """False when any cards of the suit would do (no shape to match)."""
+        return any(self.alternatives)
+
     def text(self, language: str = "en") -> str:
         """``step 3 of 18: a 2-pair tractor + 2 pairs + 2 singles``."""
         joiner = " 或 " if language == "zh" else " or "
@@ -133,7 +138,7 @@ def _alternative_json(alt: tuple[Shape, ...], n: int) -> dict[str, Any]:
 class Requirement:
     """What the hand obliges: led-suit cards owed and the structure owed.
 
-    ``rule``: ``all_suit_cards`` (fewer suit cards than led: all must go),
+    ``rule``: ``all_suit_cards`` (no more suit cards than led: all must go),
     ``suit_only`` (option follow_draw), ``pattern`` or ``generic``.
     """
 
@@ -148,14 +153,18 @@ class Requirement:
         """The obligation in words (code ``follow.required``)."""
         en_suit, zh_suit = suit_name(self.suit, "en"), suit_name(self.suit, "zh")
         if self.rule == "all_suit_cards":
-            en = f"all {self.held} {en_suit} held, then any {self.lead_cards - self.held} other cards"
-            zh = f"全部{self.held}张{zh_suit}，再垫{self.lead_cards - self.held}张其他牌"
+            rest = self.lead_cards - self.held
+            en = f"all {self.held} {en_suit} held" + (f", then any {rest} other cards" if rest else "")
+            zh = f"全部{self.held}张{zh_suit}" + (f"，再垫{rest}张其他牌" if rest else "")
         else:
             en = f"{self.cards} {en_suit}"
             zh = f"{self.cards}张{zh_suit}"
-            if self.structure is not None:
+            if self.structure is not None and (self.structure.rule == "pattern" or self.structure.owes_shapes):
                 en += f" forming {self.structure.text('en')}"
                 zh += f"，组成{self.structure.text('zh')}"
+            else:
+                en = "any " + en
+                zh = "任意" + zh
         return Reason("follow.required", en, zh)
 
     def as_json(self) -> dict[str, Any]:
