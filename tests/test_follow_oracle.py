@@ -336,8 +336,6 @@ def test_classic_oracle_agrees_with_the_seed_example() -> None:
     """The oracle itself: lead 334455 vs 6677 QQ 99 (seed 002 三连拖 → 连拖+1对)."""
     rules = preset("two-deck")
     order = trump_order(Trump(0, 0), rules)
-    from tests.conftest import ROOT  # noqa: F401  (tests are importable)
-
     def c(text: str) -> list[int]:
         from engine.cards import parse_card
 
