@@ -1,0 +1,506 @@
+"""Following 跟牌: is this play legal, and what did the hand oblige? (RULES.md §5).
+
+1. **Suit** (seed 000 四副 "如有此花色牌但數量不夠則必須先把此花色牌全部放上"): a
+   follower holding at least n cards of the led effective suit plays n of
+   them; with fewer, all of them plus any other cards.  Off-suit level cards
+   and constant trumps belong to the trumps, not to their printed suit.
+2. **Structure**: among the n suit cards the follower matches the lead as well
+   as the hand allows; a play is legal iff no other choice of n suit cards
+   from the hand matches better.  "Better" is one of two orders:
+
+   * a seed's ordered **pattern list** (``engine.patterns``; options
+     ``follow_patterns`` = ``three-deck``, ``four-deck``, ``four-deck-cgc``)
+     for the single-unit leads it lists: a choice is as good as the first step
+     it can form;
+   * the **generic rule** for every other lead (all leads under ``classic``,
+     throws, unlisted shapes): a choice is scored by the vector
+     ``(T, N_W, …, N_2)`` compared lexicographically, where ``T`` is the
+     number of its cards that form tractors placed inside the lead's tractors
+     (several tractors may share one lead tractor if their lengths fit; a
+     tractor as wide as or narrower than the lead's), and ``N_v`` the number of
+     the lead's tuple positions (its pairs, triples, quads, those inside its
+     tractors included) filled by a tuple of exactly width v, one tuple per
+     position, a position taking a tuple no wider than itself.  With two decks
+     this is RULES §5's "(cards forming tractors inside lead tractors, then
+     pairs)" (seeds 000, 001, 003: 有拖拉機必須出拖拉機，無拖拉機則必須出對牌);
+     with more decks, "tractors, then widest tuples, then narrower tuples, as
+     many as the lead has".
+
+   ``follow_draw = suit_only`` keeps only the suit rule (shengji.io's
+   NoFormatBasedDraw).  ``protect_longer_tuples``: when scoring what the *hand*
+   could have done, a kind held three or four times never supplies a narrower
+   tuple (the play itself may still break it).
+
+Complexity, for k kinds in the led suit (≤ 54), s order steps and a lead of
+n cards: the play is scored once and the hand once (hand scores are cached on
+the count vector).  A pattern step is checked by a depth-first search over its
+tractors (at most two per step in the seeds' lists, each with O(k·m²)
+placements, m ≤ 4 kinds per step) then a greedy pass for its tuples (O(k) per
+tuple); a list has at most 19 steps, so O(19·k²·m⁴) at worst and a few dozen
+microseconds in practice.  The generic score is a dynamic programme over the
+order steps (``engine.generic``): O(s · Π(l_j + 1) · L⁶) for lead tractors of
+lengths l_j summing to L — polynomial, linear in the hand — and it is skipped
+altogether when the hand holds no two adjacent tuples.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from engine.cards import card_str, check_copies
+from engine.errors import InvalidInput, Problem
+from engine.generic import LeadShape, generic_score
+from engine.patterns import PATTERN_SOURCES, PatternList, pattern_list
+from engine.reasons import Reason
+from engine.rules import Rules
+from engine.shapes import (
+    Layout,
+    Placed,
+    Shape,
+    describe_pieces,
+    fill,
+    form,
+    layout,
+    placed_cards,
+    suit_name,
+    within_copies,
+)
+from engine.trump import SUIT_LABELS, TrumpOrder
+from engine.units import Unit, decompose
+
+Vector = tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Structure:
+    """How well a set of cards matches the lead's structure.
+
+    ``rule`` is ``pattern`` (a seed list: ``step`` of ``steps``, 1-based, with
+    the step's ``alternatives``) or ``generic`` (``tractor_cards`` then
+    ``tuples`` = (width, count) widest first; ``alternatives`` holds the one
+    arrangement that achieves it).
+    """
+
+    rule: str
+    patterns: str | None
+    step: int | None
+    steps: int | None
+    alternatives: tuple[tuple[Shape, ...], ...]
+    tractor_cards: int | None
+    tuples: tuple[tuple[int, int], ...]
+    cards: int  # the play's size: the rest of an alternative is singles
+
+    @property
+    def owes_shapes(self) -> bool:
+        """False when any cards of the suit would do (no shape to match)."""
+        return any(self.alternatives)
+
+    def text(self, language: str = "en") -> str:
+        """``step 3 of 18: a 2-pair tractor + 2 pairs + 2 singles``."""
+        joiner = " 或 " if language == "zh" else " or "
+        shapes = joiner.join(
+            describe_pieces(alt, self.cards - sum(s.size for s in alt), language) for alt in self.alternatives
+        )
+        if self.rule == "pattern":
+            if language == "zh":
+                return f"第{self.step}步（共{self.steps}步）：{shapes}"
+            return f"step {self.step} of {self.steps}: {shapes}"
+        return shapes
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "patterns": self.patterns,
+            "step": self.step,
+            "steps": self.steps,
+            "pattern": [_alternative_json(alt, self.cards) for alt in self.alternatives],
+            "tractor_cards": self.tractor_cards,
+            "tuples": [{"width": w, "count": c} for w, c in self.tuples],
+        }
+
+
+def _alternative_json(alt: tuple[Shape, ...], n: int) -> dict[str, Any]:
+    counts = Counter(alt)
+    return {
+        "shapes": [
+            {"width": s.width, "length": s.length, "count": c}
+            for s, c in sorted(counts.items(), key=lambda kv: (-kv[0].size, -kv[0].width))
+        ],
+        "singles": n - sum(s.size for s in alt),
+    }
+
+
+@dataclass(frozen=True, slots=True)
+class Requirement:
+    """What the hand obliges: led-suit cards owed and the structure owed.
+
+    ``rule``: ``all_suit_cards`` (no more suit cards than led: all must go),
+    ``suit_only`` (option follow_draw), ``pattern`` or ``generic``.
+    """
+
+    suit: int
+    lead_cards: int
+    held: int
+    cards: int
+    rule: str
+    structure: Structure | None
+
+    def describe(self) -> Reason:
+        """The obligation in words (code ``follow.required``)."""
+        en_suit, zh_suit = suit_name(self.suit, "en"), suit_name(self.suit, "zh")
+        if self.rule == "all_suit_cards":
+            rest = self.lead_cards - self.held
+            en = f"all {self.held} {en_suit} held" + (f", then any {rest} other cards" if rest else "")
+            zh = f"全部{self.held}张{zh_suit}" + (f"，再垫{rest}张其他牌" if rest else "")
+        else:
+            en = f"{self.cards} {en_suit}"
+            zh = f"{self.cards}张{zh_suit}"
+            if self.structure is not None and (self.structure.rule == "pattern" or self.structure.owes_shapes):
+                en += f" forming {self.structure.text('en')}"
+                zh += f"，组成{self.structure.text('zh')}"
+            else:
+                en = "any " + en
+                zh = "任意" + zh
+        return Reason("follow.required", en, zh)
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "suit": SUIT_LABELS[self.suit],
+            "lead_cards": self.lead_cards,
+            "held": self.held,
+            "cards": self.cards,
+            "rule": self.rule,
+        }
+        out.update(
+            self.structure.as_json()
+            if self.structure is not None
+            else {"patterns": None, "step": None, "steps": None, "pattern": [], "tractor_cards": None, "tuples": []}
+        )
+        out["rule"] = self.rule
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class FollowVerdict:
+    """The verdict on one follow (``legal`` is None when no play was given)."""
+
+    legal: bool | None
+    required: Requirement
+    reasons: tuple[Reason, ...]
+    example: tuple[int, ...]
+    lead_units: tuple[Unit, ...]
+    reached: Structure | None  # what the play's suit cards form, when judged on structure
+
+
+# --- the structure of the lead -------------------------------------------------------------
+
+
+def lead_shape(units: Sequence[Unit]) -> LeadShape:
+    """The lead as the generic rule sees it: its tractors and its other tuples."""
+    return LeadShape(
+        tuple(Shape(u.width, u.length) for u in units if u.length > 1),
+        tuple(sorted((u.width for u in units if u.length == 1 and u.width > 1), reverse=True)),
+    )
+
+
+def _generic_structure(score: Vector, pieces: Sequence[Placed], n: int) -> Structure:
+    top = len(score)
+    tuples = tuple((v, score[1 + top - v]) for v in range(top, 1, -1)) if top else ()
+    return Structure(
+        rule="generic",
+        patterns=None,
+        step=None,
+        steps=None,
+        alternatives=(tuple(p.shape for p in pieces),),
+        tractor_cards=score[0] if score else 0,
+        tuples=tuples,
+        cards=n,
+    )
+
+
+def first_step(
+    lay: Layout, counts: tuple[int, ...], ladder: PatternList, protect: bool = False
+) -> tuple[int, tuple[Placed, ...]]:
+    """Index (0-based) of the first step of ``ladder`` that ``counts`` can form,
+    and one way to form it."""
+    for k, step in enumerate(ladder):
+        for alternative in step:
+            got = form(lay, counts, alternative, protect)
+            if got is not None:
+                return k, tuple(got)
+    return len(ladder), ()  # pragma: no cover - every list ends with "all singles"
+
+
+@lru_cache(maxsize=8192)
+def _first_step(
+    lay: Layout, counts: tuple[int, ...], patterns: str, lead: Shape, protect: bool
+) -> tuple[int, tuple[Placed, ...]]:
+    """``first_step`` on the seed list of ``patterns`` for a lead of shape
+    ``lead``, cached (keyed by names: hashing a whole list costs more)."""
+    ladder = pattern_list(patterns, lead)
+    assert ladder is not None
+    return first_step(lay, counts, ladder, protect)
+
+
+def _pattern_structure(k: int, ladder: PatternList, patterns: str, n: int) -> Structure:
+    return Structure(
+        rule="pattern",
+        patterns=patterns,
+        step=k + 1,
+        steps=len(ladder),
+        alternatives=ladder[k],
+        tractor_cards=None,
+        tuples=(),
+        cards=n,
+    )
+
+
+# --- what the hand obliges (cached) --------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class _Obligation:
+    requirement: Requirement
+    suit_example: tuple[int, ...]  # the suit cards of the example play
+    ladder: PatternList | None
+    lead: LeadShape
+
+
+def _obligation(
+    order: TrumpOrder, lead_key: tuple[int, ...], counts: tuple[int, ...], rules: Rules
+) -> _Obligation:
+    return _obligation_for(
+        order, lead_key, counts, rules.follow_patterns, rules.follow_draw, rules.protect_longer_tuples
+    )
+
+
+@lru_cache(maxsize=8192)
+def _obligation_for(
+    order: TrumpOrder,
+    lead_key: tuple[int, ...],
+    counts: tuple[int, ...],
+    follow_patterns: str,
+    follow_draw: str,
+    protect: bool,
+) -> _Obligation:
+    suit = order.suit[lead_key[0]]
+    lay = layout(order, suit)
+    n = len(lead_key)
+    units = decompose(lead_key, order)
+    held = sum(counts)
+    shape = lead_shape(units)
+    ladder = pattern_list(follow_patterns, Shape(units[0].width, units[0].length)) if len(units) == 1 else None
+    if held <= n:
+        req = Requirement(suit, n, held, held, "all_suit_cards", None)
+        return _Obligation(req, tuple(lay.cards(counts)), ladder, shape)
+    if follow_draw == "suit_only":
+        req = Requirement(suit, n, held, n, "suit_only", None)
+        return _Obligation(req, tuple(fill(lay, counts, [], n)), ladder, shape)
+    if ladder is not None:
+        k, pieces = _first_step(lay, counts, follow_patterns, Shape(units[0].width, units[0].length), protect)
+        structure = _pattern_structure(k, ladder, follow_patterns, n)
+    else:
+        score, pieces = generic_score(lay, counts, shape, protect)
+        structure = _generic_structure(score, pieces, n)
+    example = fill(lay, counts, placed_cards(lay, pieces), n)
+    req = Requirement(suit, n, held, n, structure.rule, structure)
+    return _Obligation(req, tuple(example), ladder, shape)
+
+
+# --- checking the input --------------------------------------------------------------------
+
+
+def _check(
+    lead: Sequence[int], hand: Sequence[int], play: Sequence[int] | None, order: TrumpOrder, rules: Rules
+) -> None:
+    problems: list[Problem] = []
+    if not lead:
+        raise InvalidInput(Problem(("lead",), "the lead is empty: give the cards the leader played"))
+    first = order.suit[lead[0]]
+    for j, card in enumerate(lead):
+        if order.suit[card] != first:
+            problems.append(
+                Problem(
+                    ("lead", j),
+                    f"{card_str(card)} is {SUIT_LABELS[order.suit[card]]}, but the lead's first card "
+                    f"{card_str(lead[0])} is {SUIT_LABELS[first]}: a lead is one effective suit",
+                )
+            )
+    if not within_copies(rules.decks, lead, hand):
+        try:
+            check_copies([(("lead",), lead), (("hand",), hand)], rules.decks)
+        except InvalidInput as exc:
+            problems += exc.problems
+    if len(hand) < len(lead):
+        problems.append(
+            Problem(("hand",), f"the hand holds {len(hand)} cards, fewer than the {len(lead)} led")
+        )
+    if play is not None:
+        if len(play) != len(lead):
+            problems.append(
+                Problem(("play",), f"the play has {len(play)} cards; the lead has {len(lead)}: play as many as led")
+            )
+        left = Counter(hand)
+        for j, card in enumerate(play):
+            if left[card] <= 0:
+                held = Counter(hand)[card]
+                problems.append(
+                    Problem(
+                        ("play", j),
+                        f"{card_str(card)} is not in the hand"
+                        if not held
+                        else f"the play has more {card_str(card)} than the hand's {held}",
+                    )
+                )
+            left[card] -= 1
+    if problems:
+        raise InvalidInput(problems)
+
+
+# --- the verdict ---------------------------------------------------------------------------
+
+
+def _suit_reason(req: Requirement, got: int) -> Reason:
+    en_suit, zh_suit = suit_name(req.suit, "en"), suit_name(req.suit, "zh")
+    if req.held <= req.lead_cards:
+        return Reason(
+            "follow.must_follow_suit",
+            f"You hold {req.held} {en_suit}, no more than the {req.lead_cards} cards led: all of them must be "
+            f"played; this play has {got}.",
+            f"你只有{req.held}张{zh_suit}，不多于首家的{req.lead_cards}张，必须全部跟出；这手牌只出了{got}张。",
+        )
+    return Reason(
+        "follow.must_follow_suit",
+        f"You hold {req.held} {en_suit}: all {req.lead_cards} cards of the follow must be {en_suit}; "
+        f"this play has only {got}.",
+        f"你有{req.held}张{zh_suit}，跟出的{req.lead_cards}张必须都是{zh_suit}；这手牌只有{got}张。",
+    )
+
+
+_TUPLE_CODES = {2: "follow.must_play_pair", 3: "follow.must_play_triple", 4: "follow.must_play_quad"}
+
+
+def _structure_reason(
+    req: Requirement, owed: Structure, reached: Structure, lead_units: Sequence[Unit], rules: Rules
+) -> Reason:
+    en_suit, zh_suit = suit_name(req.suit, "en"), suit_name(req.suit, "zh")
+    lead_en = describe_pieces([Shape(u.width, u.length) for u in lead_units if u.width > 1], 0, "en")
+    lead_zh = describe_pieces([Shape(u.width, u.length) for u in lead_units if u.width > 1], 0, "zh")
+    if owed.rule == "pattern":
+        source = PATTERN_SOURCES[rules.follow_patterns]
+        return Reason(
+            "follow.must_match_pattern",
+            f"Following {lead_en} with the {rules.follow_patterns} patterns ({source}), your {en_suit} can form "
+            f"{owed.text('en')}; this play reaches only {reached.text('en')}.",
+            f"跟{lead_zh}时按{rules.follow_patterns}的跟牌顺序（{source}），你的{zh_suit}能组成"
+            f"{owed.text('zh')}；这手牌只达到{reached.text('zh')}。",
+        )
+    if (owed.tractor_cards or 0) > (reached.tractor_cards or 0):
+        return Reason(
+            "follow.must_play_tractor",
+            f"Your {en_suit} can form tractors of {owed.tractor_cards} cards within the lead's tractors "
+            f"({lead_en}), e.g. {owed.text('en')}; this play has only {reached.tractor_cards}.",
+            f"你的{zh_suit}能在首家的拖拉机（{lead_zh}）之内组成共{owed.tractor_cards}张的拖拉机，"
+            f"例如{owed.text('zh')}；这手牌只有{reached.tractor_cards}张。",
+        )
+    for (width, want), (_, have) in zip(owed.tuples, reached.tuples, strict=True):
+        if want > have:
+            shape = Shape(width)
+            return Reason(
+                _TUPLE_CODES.get(width, "follow.must_play_tuple"),
+                f"With as many tractor cards, your {en_suit} can supply {shape.counted(want, 'en')} for the "
+                f"lead's {lead_en} (tuples inside its tractors count); this play has "
+                f"{shape.counted(have, 'en') if have else 'none'}.",
+                f"在拖拉机张数相同的前提下，你的{zh_suit}能为首家的{lead_zh}出{shape.counted(want, 'zh')}"
+                f"（拖拉机里的也算）；这手牌只有{shape.counted(have, 'zh') if have else '零个'}。",
+            )
+    raise AssertionError("a worse structure differs somewhere")  # pragma: no cover
+
+
+def judge_follow(
+    lead: Sequence[int], hand: Sequence[int], play: Sequence[int] | None, order: TrumpOrder, rules: Rules
+) -> FollowVerdict:
+    """Judge a follow against ``lead`` from ``hand`` (the follower's whole hand
+    before playing); with ``play`` None, only what the hand obliges.
+
+    Raises InvalidInput (paths ``("lead", i)``, ``("hand",)``, ``("play", j)``)
+    for an empty lead or one mixing effective suits, more copies than decks
+    across lead and hand, a hand smaller than the lead, or a play of the wrong
+    size or not in the hand.
+
+    >>> from engine.rules import preset
+    >>> from engine.trump import Trump, trump_order
+    >>> from engine.cards import parse_card as p
+    >>> order = trump_order(Trump(0, 0), preset("two-deck"))   # level 2, spades trump
+    >>> lead = [p(c) for c in "3H 3H 4H 4H 5H 5H".split()]
+    >>> hand = [p(c) for c in "6H 6H 7H 7H QH QH 9H 9H KS".split()]
+    >>> v = judge_follow(lead, hand, [p(c) for c in "6H 6H 7H 7H 9H QH".split()], order, preset("two-deck"))
+    >>> v.legal, v.reasons[0].code, v.required.structure.text()
+    (False, 'follow.must_play_pair', 'a 2-pair tractor + a pair')
+    """
+    lead_t = tuple(lead)
+    hand_t = tuple(hand)
+    play_t = None if play is None else tuple(play)
+    _check(lead_t, hand_t, play_t, order, rules)
+    suit = order.suit[lead_t[0]]
+    lay = layout(order, suit)
+    n = len(lead_t)
+    counts = lay.counts(c for c in hand_t if order.suit[c] == suit)
+    ob = _obligation(order, tuple(sorted(lead_t)), counts, rules)
+    req = ob.requirement
+    lead_units = decompose(lead_t, order)
+    example = list(ob.suit_example)
+    if len(example) < n:
+        others = Counter(c for c in hand_t if order.suit[c] != suit)
+        rest = sorted(others.elements(), key=lambda c: (order.power[c], order.suit[c], c))
+        example += rest[: n - len(example)]
+    example_t = tuple(order.sorted(example))
+    if play_t is None:
+        return FollowVerdict(None, req, (), example_t, lead_units, None)
+    in_suit = [c for c in play_t if order.suit[c] == suit]
+    if len(in_suit) < req.cards:
+        return FollowVerdict(False, req, (_suit_reason(req, len(in_suit)),), example_t, lead_units, None)
+    owed = req.structure
+    if owed is None:
+        return FollowVerdict(True, req, (), example_t, lead_units, None)
+    play_counts = lay.counts(in_suit)
+    if owed.rule == "pattern":
+        assert ob.ladder is not None
+        lead_shape_ = Shape(lead_units[0].width, lead_units[0].length)
+        k, pieces = _first_step(lay, play_counts, rules.follow_patterns, lead_shape_, False)
+        reached = _pattern_structure(k, ob.ladder, rules.follow_patterns, n)
+        legal = k + 1 <= (owed.step or 0)
+    else:
+        score, pieces = generic_score(lay, play_counts, ob.lead, False)
+        reached = _generic_structure(score, pieces, n)
+        legal = _vector(reached) >= _vector(owed)
+    reasons = () if legal else (_structure_reason(req, owed, reached, lead_units, rules),)
+    return FollowVerdict(legal, req, reasons, example_t, lead_units, reached)
+
+
+def _vector(s: Structure) -> Vector:
+    return ((s.tractor_cards or 0), *(c for _, c in s.tuples))
+
+
+def suit_counts(cards: Sequence[int], order: TrumpOrder, suit: int) -> tuple[int, ...]:
+    """Count vector of the cards of ``suit`` among ``cards`` (for callers
+    that score hands themselves, e.g. the oracle tests)."""
+    lay = layout(order, suit)
+    return lay.counts(c for c in cards if order.suit[c] == suit)
+
+
+__all__ = [
+    "FollowVerdict",
+    "LeadShape",
+    "Requirement",
+    "Structure",
+    "first_step",
+    "generic_score",
+    "judge_follow",
+    "lead_shape",
+    "suit_counts",
+]

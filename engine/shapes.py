@@ -1,0 +1,311 @@
+"""Shapes and where a set of cards can realise them (RULES.md §3, §5, §6).
+
+A *shape* is ``width`` identical cards at each of ``length`` consecutive order
+steps of one effective suit: a single (1×1), pair (2×1), triple (3×1), quad
+(4×1), or a tractor (length ≥ 2; seed 000 【拖拉機的構成】, seed 002 拖拉機).
+
+Following (RULES §5) asks "can these cards form these shapes, disjointly?";
+the trick (RULES §6) asks "in how many ways can this play be arranged into the
+lead's units?".  Both questions are answered here on *count vectors*: a
+``Layout`` numbers the card kinds of one effective suit, and a count vector
+says how many copies of each kind a hand or play holds.  The order itself
+(steps, chains, powers) comes from ``engine.trump.TrumpOrder``; nothing here
+re-implements it.
+
+A wider tuple may supply a narrower one (a triple holds a pair and a single);
+with ``protect`` (option ``protect_longer_tuples``) a kind may only supply a
+tuple of exactly its own width, and a single only when it is a single.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
+
+from engine.trump import TRUMP, TrumpOrder
+
+ZH_NUMBERS = ("零", "一", "两", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二", "十三")
+_TUPLE_EN = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
+_TUPLE_ZH = {1: "单张", 2: "对子", 3: "三条", 4: "四条"}
+
+
+def zh_number(n: int) -> str:
+    """A small count in Chinese (两 for 2, as in 两对)."""
+    return ZH_NUMBERS[n] if 0 <= n < len(ZH_NUMBERS) else str(n)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Shape:
+    """``length`` tuples of ``width`` identical cards at consecutive steps."""
+
+    width: int
+    length: int = 1
+
+    @property
+    def size(self) -> int:
+        return self.width * self.length
+
+    @property
+    def is_tractor(self) -> bool:
+        return self.length > 1
+
+    def name(self, language: str = "en") -> str:
+        """``pair``, ``3-pair tractor``, ``triple tractor of 2`` / 对子, 三连拖, 三条两连拖."""
+        w, n = self.width, self.length
+        if language == "zh":
+            if n == 1:
+                return _TUPLE_ZH.get(w, f"{w}张同牌")
+            if w == 2:
+                return f"{zh_number(n)}连拖"
+            return f"{_TUPLE_ZH.get(w, str(w))}{zh_number(n)}连拖"
+        if n == 1:
+            return _TUPLE_EN.get(w, f"{w}-tuple")
+        if w == 2:
+            return f"{n}-pair tractor"
+        return f"{_TUPLE_EN.get(w, str(w))} tractor of {n}"
+
+    def counted(self, count: int, language: str = "en") -> str:
+        """``a pair``, ``2 pairs``, ``a 2-pair tractor`` / 一对, 两对, 一个两连拖."""
+        if language == "zh":
+            if self.width == 1:
+                return f"{zh_number(count)}张单牌"
+            if self.width == 2 and self.length == 1:
+                return f"{zh_number(count)}对"
+            return f"{zh_number(count) if count != 1 else '一'}个{self.name('zh')}"
+        name = self.name("en")
+        if count == 1:
+            return f"an {name}" if name[0] in "aeiou" else f"a {name}"
+        plural = name.replace("tractor", "tractors") if self.length > 1 else name + "s"
+        return f"{count} {plural}"
+
+
+SINGLE = Shape(1, 1)
+
+
+def describe_pieces(pieces: Iterable[Shape], singles: int, language: str = "en") -> str:
+    """``a 2-pair tractor + a pair + 2 singles`` / ``一个两连拖 + 一对 + 两张单牌``."""
+    counts: dict[Shape, int] = {}
+    for piece in pieces:
+        counts[piece] = counts.get(piece, 0) + 1
+    parts = [s.counted(c, language) for s, c in sorted(counts.items(), key=lambda kv: (-kv[0].size, -kv[0].width))]
+    if singles:
+        parts.append(SINGLE.counted(singles, language))
+    if not parts:
+        return "nothing" if language != "zh" else "无"
+    return " + ".join(parts)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Layout:
+    """The card kinds of one effective suit, numbered 0..k-1 low → high.
+
+    ``steps[s]`` lists the indices at order step ``s`` (several for the
+    off-suit level cards); ``chains``/``chain_values`` are the order's chains
+    of linkable steps with their strengths (``TrumpOrder.chains``).
+    """
+
+    order: TrumpOrder
+    suit: int
+    kinds: tuple[int, ...]
+    index: dict[int, int]
+    power: tuple[int, ...]
+    steps: tuple[tuple[int, ...], ...]
+    chains: tuple[tuple[int, ...], ...]
+    chain_values: tuple[tuple[int, ...], ...]
+    step_of: tuple[int, ...]  # per index: its order step
+    chain_pos: tuple[dict[int, int], ...]  # per chain: step → position on it
+
+    def counts(self, cards: Iterable[int]) -> tuple[int, ...]:
+        """Count vector of ``cards`` (all of this suit)."""
+        vec = [0] * len(self.kinds)
+        for c in cards:
+            vec[self.index[c]] += 1
+        return tuple(vec)
+
+    def cards(self, counts: Sequence[int]) -> list[int]:
+        """The cards of a count vector, high → low."""
+        out: list[int] = []
+        for i in range(len(self.kinds) - 1, -1, -1):
+            out += [self.kinds[i]] * counts[i]
+        return self.order.sorted(out)
+
+
+@lru_cache(maxsize=512)
+def layout(order: TrumpOrder, suit: int) -> Layout:
+    """The (cached) layout of effective suit ``suit`` under ``order``."""
+    steps_kinds = order.steps[suit]
+    kinds: list[int] = []
+    steps: list[tuple[int, ...]] = []
+    for step_kinds in steps_kinds:
+        ordered = sorted(step_kinds, key=lambda k: (order.power[k], k))
+        steps.append(tuple(range(len(kinds), len(kinds) + len(ordered))))
+        kinds += ordered
+    return Layout(
+        order=order,
+        suit=suit,
+        kinds=tuple(kinds),
+        index={k: i for i, k in enumerate(kinds)},
+        power=tuple(order.power[k] for k in kinds),
+        steps=tuple(steps),
+        chains=order.chains[suit],
+        chain_values=order.chain_values[suit],
+        step_of=tuple(s for s, members in enumerate(steps) for _ in members),
+        chain_pos=tuple({step: pos for pos, step in enumerate(chain)} for chain in order.chains[suit]),
+    )
+
+
+def usable(count: int, width: int, protect: bool) -> bool:
+    """Can a kind held ``count`` times supply a tuple of ``width``?"""
+    return count == width if protect else count >= width
+
+
+@dataclass(frozen=True, slots=True)
+class Placed:
+    """A shape realised by particular kinds (layout indices, low → high)."""
+
+    shape: Shape
+    at: tuple[int, ...]
+    rank: int  # strength among realisations of the same shape (Unit.rank convention)
+
+
+def placements(lay: Layout, counts: Sequence[int], shape: Shape, protect: bool = False) -> list[Placed]:
+    """Every way ``counts`` can realise ``shape`` (a tuple or a tractor).
+
+    A tractor runs over ``length`` consecutive positions of one of the order's
+    chains; at a step with several kinds (off-suit level cards) any one kind
+    may serve.  Results are distinct and ordered low → high.
+    """
+    w, n = shape.width, shape.length
+    if n == 1:
+        return [Placed(shape, (i,), lay.power[i]) for i, c in enumerate(counts) if usable(c, w, protect)]
+    at_step: dict[int, list[int]] = {}
+    for i, c in enumerate(counts):
+        if c >= w and (not protect or c == w):
+            at_step.setdefault(lay.step_of[i], []).append(i)
+    if len(at_step) < n:
+        return []
+    seen: set[tuple[int, ...]] = set()
+    out: list[Placed] = []
+    for chain, values, pos_of in zip(lay.chains, lay.chain_values, lay.chain_pos, strict=True):
+        marks = sorted(pos_of[step] for step in at_step if step in pos_of)
+        run = 0
+        for k, pos in enumerate(marks):
+            run = run + 1 if k and marks[k - 1] == pos - 1 else 1
+            if run < n:
+                continue
+            window = [at_step[chain[p]] for p in range(pos - n + 1, pos + 1)]
+            for combo in product(*window):
+                if combo in seen:
+                    continue
+                seen.add(combo)
+                out.append(Placed(shape, combo, values[pos] * 4 + lay.power[combo[-1]] % 4))
+    return out
+
+
+def take(counts: Sequence[int], placed: Placed) -> tuple[int, ...]:
+    """``counts`` less the cards of ``placed``."""
+    vec = list(counts)
+    for i in placed.at:
+        vec[i] -= placed.shape.width
+    return tuple(vec)
+
+
+def placed_cards(lay: Layout, pieces: Iterable[Placed]) -> list[int]:
+    """The cards of realised shapes."""
+    out: list[int] = []
+    for p in pieces:
+        for i in p.at:
+            out += [lay.kinds[i]] * p.shape.width
+    return out
+
+
+def _tightest(lay: Layout, counts: Sequence[int], width: int, protect: bool) -> int | None:
+    """The kind that supplies a ``width``-tuple wasting least: the smallest
+    sufficient count, then the lowest card (a deterministic, cheap choice)."""
+    best: int | None = None
+    for i, c in enumerate(counts):
+        if usable(c, width, protect) and (best is None or c < counts[best]):
+            best = i
+    return best
+
+
+def place_tuples(
+    lay: Layout, counts: Sequence[int], widths: Sequence[int], protect: bool = False
+) -> tuple[tuple[int, ...], list[Placed]] | None:
+    """Realise tuples of ``widths`` (any order) disjointly, or None.
+
+    Widest first, each from the tightest-fitting kind.  With widths ≤ 4 this
+    greedy is exact: a kind left with c − w copies after a w-tuple can still
+    give only narrower tuples, and the tightest fit keeps the most of them.
+    """
+    vec = list(counts)
+    done: list[Placed] = []
+    for w in sorted(widths, reverse=True):
+        i = _tightest(lay, vec, w, protect)
+        if i is None:
+            return None
+        vec[i] -= w
+        done.append(Placed(Shape(w), (i,), lay.power[i]))
+    return tuple(vec), done
+
+
+def form(
+    lay: Layout, counts: tuple[int, ...], pieces: Sequence[Shape], protect: bool = False
+) -> list[Placed] | None:
+    """Can ``counts`` supply every shape of ``pieces`` disjointly?  One way, or None.
+
+    Tractors are placed by depth-first search (memoised on the count vector),
+    tuples greedily (``place_tuples``) once only tuples are left.
+    """
+    tractors = sorted((p for p in pieces if p.is_tractor), key=lambda s: (-s.size, -s.width, -s.length))
+    widths = [p.width for p in pieces if not p.is_tractor and p.width > 1]
+    if sum(p.size for p in pieces if p.width > 1) > sum(counts):
+        return None
+    failed: set[tuple[int, tuple[int, ...]]] = set()
+
+    def search(k: int, vec: tuple[int, ...]) -> list[Placed] | None:
+        if k == len(tractors):
+            done = place_tuples(lay, vec, widths, protect)
+            return None if done is None else done[1]
+        if (k, vec) in failed:
+            return None
+        for placed in placements(lay, vec, tractors[k], protect):
+            rest = search(k + 1, take(vec, placed))
+            if rest is not None:
+                return [placed, *rest]
+        failed.add((k, vec))
+        return None
+
+    return search(0, counts)
+
+
+def fill(lay: Layout, counts: Sequence[int], used: Sequence[int], n: int) -> list[int]:
+    """``n`` cards: the cards ``used`` plus the lowest remaining ones of ``counts``."""
+    vec = list(counts)
+    for c in used:
+        vec[lay.index[c]] -= 1
+    out = list(used)
+    for i in range(len(vec)):
+        while vec[i] and len(out) < n:
+            out.append(lay.kinds[i])
+            vec[i] -= 1
+    return out
+
+
+def within_copies(decks: int, *card_sets: Sequence[int]) -> bool:
+    """True when no card appears more than ``decks`` times across the sets
+    (a fast pre-check; ``engine.cards.check_copies`` words the problems)."""
+    seen = [0] * 54
+    for cards in card_sets:
+        for c in cards:
+            seen[c] += 1
+    return max(seen) <= decks
+
+
+def suit_name(suit: int, language: str = "en") -> str:
+    """``hearts`` / ``trumps`` / 红桃 / 主牌."""
+    if language == "zh":
+        return "主牌" if suit == TRUMP else ("黑桃", "红桃", "梅花", "方块")[suit]
+    return "trumps" if suit == TRUMP else ("spades", "hearts", "clubs", "diamonds")[suit]

@@ -1,0 +1,56 @@
+"""``POST /v1/follow``: what must this player play, and was this follow legal?"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import jsonify
+from marshmallow import Schema
+
+from engine.follow import FollowVerdict, Requirement, Structure, judge_follow
+from engine.trump import trump_order
+from service.api import language, load, reason_json, v1, with_language
+from service.fields import CardsField, RulesField, TrumpField
+from service.render import cards_json, unit_json
+
+
+class FollowRequest(Schema):
+    rules = RulesField()
+    trump = TrumpField(required=True)
+    lead = CardsField(required=True)
+    hand = CardsField(required=True)
+    play = CardsField(load_default=None, allow_none=True)
+
+
+_schema = FollowRequest()
+
+
+def structure_json(structure: Structure | None, lang: str) -> dict[str, Any] | None:
+    if structure is None:
+        return None
+    return structure.as_json() | {"text": structure.text(lang)}
+
+
+def requirement_json(req: Requirement, lang: str) -> dict[str, Any]:
+    return req.as_json() | {"text": req.describe().message(lang)}
+
+
+def follow_json(verdict: FollowVerdict, lang: str) -> dict[str, Any]:
+    return {
+        "legal": verdict.legal,
+        "required": requirement_json(verdict.required, lang),
+        "reasons": [reason_json(r, lang) for r in verdict.reasons],
+        "example": cards_json(verdict.example),
+        "lead_units": [unit_json(u) for u in verdict.lead_units],
+        "reached": structure_json(verdict.reached, lang),
+    }
+
+
+@v1.post("/follow")
+def post_follow() -> Any:
+    body = load(_schema)
+    lang = language()
+    rules = body["rules"]
+    order = trump_order(body["trump"], rules)
+    verdict = judge_follow(body["lead"], body["hand"], body["play"], order, rules)
+    return with_language(jsonify(follow_json(verdict, lang)), lang)

@@ -1,0 +1,58 @@
+"""``POST /v1/trick``: who won this trick, and how did each play fare?"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import jsonify
+from marshmallow import Schema
+
+from engine.trick import PlayVerdict, TrickResult, resolve_trick
+from engine.trump import SUIT_LABELS, trump_order
+from service.api import language, load, reason_json, v1, with_language
+from service.fields import HandsField, PlaysField, RulesField, SeatField, TrumpField
+from service.render import cards_json, unit_json
+
+
+class TrickRequest(Schema):
+    rules = RulesField()
+    trump = TrumpField(required=True)
+    leader = SeatField(required=True)
+    plays = PlaysField(count=4, required=True)
+    hands = HandsField(load_default=None, allow_none=True)
+
+
+_schema = TrickRequest()
+
+
+def play_json(play: PlayVerdict, lang: str) -> dict[str, Any]:
+    return {
+        "seat": play.seat,
+        "cards": cards_json(play.cards),
+        "role": play.role,
+        "beats_previous_best": play.beats_previous_best,
+        "legal": play.legal,
+        "reasons": [reason_json(r, lang) for r in play.reasons],
+        "units": None if play.units is None else [unit_json(u) for u in play.units],
+    }
+
+
+def trick_json(result: TrickResult, lang: str) -> dict[str, Any]:
+    return {
+        "winner": result.winner,
+        "team": [result.winner % 2, result.winner % 2 + 2],
+        "points": result.points,
+        "suit": SUIT_LABELS[result.suit],
+        "lead_units": [unit_json(u) for u in result.lead_units],
+        "plays": [play_json(p, lang) for p in result.plays],
+    }
+
+
+@v1.post("/trick")
+def post_trick() -> Any:
+    body = load(_schema)
+    lang = language()
+    rules = body["rules"]
+    order = trump_order(body["trump"], rules)
+    result = resolve_trick(body["leader"], body["plays"], order, rules, body["hands"])
+    return with_language(jsonify(trick_json(result, lang)), lang)
