@@ -100,6 +100,15 @@ class TrumpField(fields.Field):
         return Trump(level, suit)
 
 
+class StrictBoolean(fields.Field):
+    """JSON true or false, nothing else (no "yes", 1 or "true")."""
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
+        if not isinstance(value, bool):
+            raise ValidationError("must be true or false")
+        return value
+
+
 class SeatField(fields.Integer):
     """A seat 0..3 in playing order."""
 

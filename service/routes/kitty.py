@@ -15,7 +15,7 @@ from marshmallow import Schema, ValidationError, fields, validates_schema
 from engine.errors import InvalidInput, Problem
 from engine.kitty import KittyResult, kitty_from_trick, kitty_result
 from service.api import language, load, reason_json, v1, with_language
-from service.fields import CardsField, PlaysField, RulesField, SeatField, TrumpField
+from service.fields import CardsField, PlaysField, RulesField, SeatField, StrictBoolean, TrumpField
 from service.render import unit_json
 from service.routes.settle import PointsField
 
@@ -27,15 +27,6 @@ except ModuleNotFoundError as exc:  # pragma: no cover - depends on the checkout
     if exc.name != "engine.trick":
         raise
     HAVE_TRICK_ENGINE = False
-
-
-class StrictBoolean(fields.Field):
-    """JSON true or false, nothing else."""
-
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
-        if not isinstance(value, bool):
-            raise ValidationError("must be true or false")
-        return value
 
 
 class LastTrick(Schema):

@@ -1,0 +1,379 @@
+"""Whole-hand audit for tournaments (API.md ``/v1/hand``).
+
+Replays a finished hand from the four starting hands (after the kitty
+exchange), the kitty and the tricks in order, with the engine's own rules —
+nothing here re-decides a rule:
+
+* the deal: each seat holds ``rules.hand_size`` cards and the kitty
+  ``rules.kitty_size`` (RULES §7); with ``strict`` the hands and kitty make up
+  the ``decks`` full decks exactly (RULES §1);
+* each trick is led by the previous trick's winner, the first by the dealer
+  (seed 001 出牌规则 1–2);
+* every play is in its player's remaining hand, and of the lead's size;
+* a multi-unit lead is a throw judged against the other hands at that moment
+  (``engine.throw.judge_throw``, RULES §4); a failed throw recorded as if it
+  stood is a violation, reported with its forced play and penalty.  A trick may
+  instead record the ``attempted_throw`` with the forced play as its lead: the
+  audit then checks that the throw did fail, that the forced play is right, and
+  applies the penalty;
+* each follow's legality (``engine.follow.judge_follow``, RULES §5), the winner
+  and points (``engine.trick.resolve_trick``, RULES §6);
+* the kitty on the last trick (``engine.kitty.kitty_result``, RULES §7) and the
+  level changes (``engine.settle.settle``, RULES §8).
+
+A violation does not stop the replay: the audit goes on as far as the record
+allows, so the totals stay meaningful; ``first_violation`` is the earliest.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
+
+from engine.cards import KINDS, card_name_zh, card_str, check_copies
+from engine.errors import InvalidInput, Problem
+from engine.kitty import KittyResult, kitty_result, played_with_trumps, side_of
+from engine.reasons import Reason
+from engine.rules import Rules
+from engine.settle import Settlement, settle
+from engine.throw import Penalty, ThrowVerdict, judge_throw
+from engine.trick import TrickResult, resolve_trick
+from engine.trump import Trump, TrumpOrder, trump_order
+
+SEATS = 4
+DEFENDERS = "defenders"
+
+
+@dataclass(frozen=True, slots=True)
+class TrickRecord:
+    """One trick as recorded: ``plays`` in playing order from ``leader``.
+
+    ``attempted_throw``: the throw the leader tried first, when it failed and
+    ``plays[0]`` is the forced play that replaced it.
+    """
+
+    leader: int
+    plays: tuple[tuple[int, ...], ...]
+    attempted_throw: tuple[int, ...] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """A rule broken in the record: where (trick index, seat) and why."""
+
+    trick: int | None
+    seat: int | None
+    reason: Reason
+
+
+@dataclass(frozen=True, slots=True)
+class TrickAudit:
+    """The verdict on one trick; ``result`` is None when it could not be resolved."""
+
+    index: int
+    leader: int
+    expected_leader: int
+    result: TrickResult | None
+    throw: ThrowVerdict | None
+    violations: tuple[Violation, ...]
+    defender_points: int  # running total after this trick
+
+
+@dataclass(frozen=True, slots=True)
+class HandAudit:
+    """The whole verdict; ``valid`` iff nothing was violated."""
+
+    tricks: tuple[TrickAudit, ...]
+    deal_violations: tuple[Violation, ...]
+    end_violations: tuple[Violation, ...]
+    trick_points: int  # the defenders' points from tricks (and throw penalties)
+    penalties: tuple[Penalty, ...]
+    kitty: KittyResult | None
+    defender_points: int  # kitty included
+    settlement: Settlement | None
+
+    @property
+    def violations(self) -> tuple[Violation, ...]:
+        inner = tuple(v for t in self.tricks for v in t.violations)
+        return self.deal_violations + inner + self.end_violations
+
+    @property
+    def valid(self) -> bool:
+        return not self.violations
+
+    @property
+    def first_violation(self) -> Violation | None:
+        found = self.violations
+        return found[0] if found else None
+
+
+def _cards_text(cards: Sequence[int]) -> str:
+    return " ".join(card_str(c) for c in cards)
+
+
+def _cards_zh(cards: Sequence[int]) -> str:
+    return "、".join(card_name_zh(c) for c in cards)
+
+
+def _missing(play: Sequence[int], hand: Counter[int]) -> list[int]:
+    need = Counter(play)
+    return sorted(c for c, n in need.items() for _ in range(max(0, n - hand.get(c, 0))))
+
+
+def _deal_violations(
+    rules: Rules, hands: Mapping[int, Sequence[int]], kitty: Sequence[int], strict: bool
+) -> list[Violation]:
+    found: list[Violation] = []
+    for seat in range(SEATS):
+        n = len(hands[seat])
+        if n != rules.hand_size:
+            found.append(Violation(None, seat, Reason(
+                "deal.hand_size",
+                f"seat {seat} starts with {n} cards; with {rules.decks} deck(s) and a kitty of "
+                f"{rules.kitty_size} every seat holds {rules.hand_size}",
+                f"{seat} 号位起手 {n} 张牌；{rules.decks} 副牌、底牌 {rules.kitty_size} 张时每家应有 "
+                f"{rules.hand_size} 张",
+            )))
+    if len(kitty) != rules.kitty_size:
+        found.append(Violation(None, None, Reason(
+            "deal.kitty_size",
+            f"the kitty holds {len(kitty)} cards; these rules bury {rules.kitty_size}",
+            f"底牌有 {len(kitty)} 张；按此规则应扣 {rules.kitty_size} 张",
+        )))
+    if strict:
+        seen = Counter(c for s in range(SEATS) for c in hands[s]) + Counter(kitty)
+        short = [k for k in range(KINDS) if seen[k] < rules.decks]
+        if short:
+            found.append(Violation(None, None, Reason(
+                "deal.incomplete",
+                f"strict: the hands and kitty must make up {rules.decks} full deck(s); missing "
+                f"{_cards_text(sorted(c for c in short for _ in range(rules.decks - seen[c])))}",
+                f"严格模式：四家手牌与底牌应恰好组成 {rules.decks} 副牌；缺少 "
+                f"{_cards_zh(sorted(c for c in short for _ in range(rules.decks - seen[c])))}",
+            )))
+    return found
+
+
+def audit_hand(
+    rules: Rules,
+    trump: Trump,
+    dealer: int,
+    levels: tuple[int, int],
+    hands: Mapping[int, Sequence[int]],
+    kitty: Sequence[int],
+    tricks: Sequence[TrickRecord],
+    strict: bool = False,
+) -> HandAudit:
+    """Replay a finished hand and judge every step (see the module docstring).
+
+    Raises InvalidInput (paths ``("hands", seat, j)``, ``("kitty", j)``,
+    ``("tricks", i, ...)``) only for records that cannot be replayed at all:
+    a seat's hand missing, more copies of a card than the decks hold, a trick
+    without four plays.
+    """
+    problems = [
+        Problem(("hands", str(s)), "every seat's starting hand is needed") for s in range(SEATS) if s not in hands
+    ]
+    for i, t in enumerate(tricks):
+        if len(t.plays) != SEATS:
+            problems.append(Problem(("tricks", i, "plays"), "a trick has four plays, in playing order from the leader"))
+    if problems:
+        raise InvalidInput(problems)
+    check_copies([(("hands", str(s)), hands[s]) for s in range(SEATS)] + [(("kitty",), kitty)], rules.decks)
+    order = trump_order(trump, rules)
+    deal = _deal_violations(rules, hands, kitty, strict)
+    remaining = {s: Counter(hands[s]) for s in range(SEATS)}
+    expected = dealer
+    trick_points = 0
+    penalties: list[Penalty] = []
+    audits: list[TrickAudit] = []
+    for index, record in enumerate(tricks):
+        audit, gained, penalty = _replay_trick(index, record, expected, remaining, dealer, order, rules)
+        trick_points += gained
+        if penalty is not None:
+            penalties.append(penalty)
+        audits.append(replace(audit, defender_points=trick_points))
+        expected = audit.result.winner if audit.result else record.leader
+    end = _end_violations(len(tricks), expected, remaining)
+    finished = not end and len(kitty) <= rules.kitty_size
+    kitty_res, final = _kitty(audits, tricks, rules, trump, dealer, kitty, trick_points, order, finished)
+    settlement = None
+    if final is not None and final % 5 == 0:
+        settlement = settle(rules, dealer, final, levels)
+    return HandAudit(
+        tuple(audits), tuple(deal), tuple(end), trick_points, tuple(penalties), kitty_res,
+        trick_points if final is None else final, settlement,
+    )
+
+
+def _replay_trick(
+    index: int,
+    record: TrickRecord,
+    expected: int,
+    remaining: dict[int, Counter[int]],
+    dealer: int,
+    order: TrumpOrder,
+    rules: Rules,
+) -> tuple[TrickAudit, int, Penalty | None]:
+    """Judge one trick against the hands as they stand; remove what was played."""
+    found: list[Violation] = []
+    leader = record.leader
+    plays = record.plays
+    lead = plays[0]
+
+    def violate(seat: int | None, reason: Reason) -> None:
+        found.append(Violation(index, seat, reason))
+
+    if leader != expected:
+        violate(leader, Reason(
+            "hand.wrong_leader",
+            f"trick {index} is led by seat {leader}, but seat {expected} "
+            f"{'is the dealer and leads first' if index == 0 else 'won the previous trick and leads'}",
+            f"第 {index} 轮由 {leader} 号位首出，但应由 {expected} 号位"
+            f"{'（庄家）首出' if index == 0 else '（上一轮最大）首出'}",
+        ))
+    held = True
+    for i, play in enumerate(plays):
+        seat = (leader + i) % SEATS
+        missing = _missing(play, remaining[seat])
+        if missing:
+            held = False
+            violate(seat, Reason(
+                "play.not_held",
+                f"seat {seat} plays {_cards_text(missing)}, which it does not hold at trick {index}",
+                f"第 {index} 轮 {seat} 号位出了手中没有的牌：{_cards_zh(missing)}",
+            ))
+        if i and len(play) != len(lead):
+            held = False
+            violate(seat, Reason(
+                "play.wrong_count",
+                f"seat {seat} plays {len(play)} cards to a lead of {len(lead)}",
+                f"{seat} 号位出了 {len(play)} 张牌，首家出了 {len(lead)} 张",
+            ))
+    suits = {order.suit[c] for c in lead}
+    if len(suits) != 1:
+        held = False
+        violate(leader, Reason(
+            "lead.mixed_suits" if lead else "lead.empty",
+            f"seat {leader}'s lead {'mixes effective suits' if lead else 'has no cards'}: a lead is of one suit (or all trumps)",
+            f"{leader} 号位首出的牌{'花色不一' if lead else '为空'}：首出必须是同一门花色（或全是主牌）",
+        ))
+    before = {s: list(remaining[s].elements()) for s in range(SEATS)}
+    throw: ThrowVerdict | None = None
+    penalty: Penalty | None = None
+    gained = 0
+    attempted = record.attempted_throw
+    if attempted is not None:
+        missing = _missing(attempted, remaining[leader])
+        if missing or len({order.suit[c] for c in attempted}) != 1:
+            held = False
+            violate(leader, Reason(
+                "throw.attempt_impossible",
+                f"trick {index}: seat {leader} could not have attempted the throw {_cards_text(attempted)}"
+                + (f" (it does not hold {_cards_text(missing)})" if missing else " (it mixes effective suits)"),
+                f"第 {index} 轮：{leader} 号位不可能甩出 {_cards_zh(attempted)}"
+                + (f"（手中没有 {_cards_zh(missing)}）" if missing else "（花色不一）"),
+            ))
+    if held:
+        others = {s: before[s] for s in range(SEATS) if s != leader}
+        throw = judge_throw(leader, list(attempted or lead), others, order, rules)
+        if attempted is not None:
+            penalty = _check_attempt(index, leader, attempted, lead, throw, violate)
+        elif not throw.valid:
+            violate(leader, Reason(
+                "throw.failed",
+                f"seat {leader}'s throw {_cards_text(lead)} fails "
+                f"({throw.reasons[0].en}); it should have been replaced by the forced play "
+                f"{_cards_text(throw.forced_play)}",
+                f"{leader} 号位甩牌 {_cards_zh(lead)} 失败（{throw.reasons[0].zh}），"
+                f"应改出 {_cards_zh(throw.forced_play)}",
+            ))
+    result: TrickResult | None = None
+    if held:
+        try:
+            result = resolve_trick(leader, [list(p) for p in plays], order, rules, hands=before)
+        except InvalidInput as exc:  # pragma: no cover - every case is checked above
+            violate(leader, Reason("trick.unresolvable", str(exc), str(exc)))
+        if result is not None:
+            for verdict in result.plays[1:]:
+                if verdict.legal is False:
+                    why = next((r for r in verdict.reasons if r.code.startswith("follow.")), verdict.reasons[-1])
+                    violate(verdict.seat, Reason(
+                        "follow.illegal",
+                        f"seat {verdict.seat}'s follow {_cards_text(verdict.cards)} is illegal: {why.en}",
+                        f"{verdict.seat} 号位跟牌 {_cards_zh(verdict.cards)} 不合规：{why.zh}",
+                    ))
+            if side_of(result.winner, dealer) == DEFENDERS:
+                gained += result.points
+    if penalty is not None and penalty.kind == "points_per_card" and penalty.seat is not None:
+        gained += penalty.amount if side_of(penalty.seat, dealer) != DEFENDERS else -penalty.amount
+    for i, play in enumerate(plays):
+        remaining[(leader + i) % SEATS] -= Counter(play)
+    return TrickAudit(index, leader, expected, result, throw, tuple(found), 0), gained, penalty
+
+
+def _check_attempt(
+    index: int, leader: int, attempted: Sequence[int], lead: Sequence[int], throw: ThrowVerdict,
+    report: Callable[[int | None, Reason], None],
+) -> Penalty | None:
+    """A recorded failed throw: it must have failed, and the lead must be its forced play."""
+    if throw.valid:
+        report(leader, Reason(
+            "throw.wrongly_refused",
+            f"trick {index}: the attempted throw {_cards_text(attempted)} stands (nobody can beat any "
+            f"of its units), so seat {leader} should have played it whole",
+            f"第 {index} 轮：{leader} 号位的甩牌 {_cards_zh(attempted)} 其实成立，应整手打出",
+        ))
+        return None
+    if Counter(lead) != Counter(throw.forced_play):
+        report(leader, Reason(
+            "throw.wrong_forced_play",
+            f"trick {index}: the failed throw {_cards_text(attempted)} forces {_cards_text(throw.forced_play)}, "
+            f"not {_cards_text(lead)}",
+            f"第 {index} 轮：甩牌 {_cards_zh(attempted)} 失败后应出 {_cards_zh(throw.forced_play)}，"
+            f"而不是 {_cards_zh(lead)}",
+        ))
+    return throw.penalty
+
+
+def _end_violations(played: int, expected: int, remaining: dict[int, Counter[int]]) -> list[Violation]:
+    """Every card must have been played: a record that stops early is unfinished."""
+    left = {s: sum(c.values()) for s, c in remaining.items() if sum(c.values())}
+    if not left:
+        return []
+    text_en = ", ".join(f"seat {s}: {n}" for s, n in left.items())
+    text_zh = "，".join(f"{s} 号位 {n} 张" for s, n in left.items())
+    return [Violation(played, expected, Reason(
+        "hand.unfinished",
+        f"the record stops after {played} tricks but cards are left ({text_en}); the kitty and the "
+        "settlement need the last trick",
+        f"记录在第 {played} 轮后结束，但还有牌未出（{text_zh}）；抠底与升级需要最后一轮",
+    ))]
+
+
+def _kitty(
+    audits: Sequence[TrickAudit],
+    tricks: Sequence[TrickRecord],
+    rules: Rules,
+    trump: Trump,
+    dealer: int,
+    kitty: Sequence[int],
+    trick_points: int,
+    order: TrumpOrder,
+    finished: bool,
+) -> tuple[KittyResult | None, int | None]:
+    """The kitty on the last trick and the defenders' final points (None when the
+    record does not allow it: unfinished, last trick unresolved, kitty oversized)."""
+    if not finished or not audits or audits[-1].result is None:
+        return None, None
+    last, result = tricks[-1], audits[-1].result
+    winning = last.plays[(result.winner - last.leader) % SEATS]
+    try:
+        k = kitty_result(
+            rules, trump, dealer, list(last.plays[0]), result.winner, list(kitty),
+            defender_points=trick_points, won_with_trumps=played_with_trumps(winning, order),
+        )
+    except InvalidInput:
+        return None, None
+    return k, k.defender_points_after

@@ -1,0 +1,100 @@
+"""gunicorn settings for the referee (STACK.md: sync workers, preload, recycling).
+
+``gunicorn -c gunicorn.conf.py`` serves ``service.app:create_app()`` on
+127.0.0.1:8000.  The environment overrides: ``BIND`` (the container sets
+``0.0.0.0:8000``), ``WORKERS`` (default: CPUs available to the container + 1),
+``TIMEOUT`` and ``GRACEFUL_TIMEOUT`` (seconds).
+
+Metrics: prometheus-client's multiprocess mode needs ``PROMETHEUS_MULTIPROC_DIR``
+set before the app is imported, so it is set here (a fresh temporary directory
+unless the environment names one) and emptied of an earlier run's values;
+``child_exit`` folds a dead worker's counters into an archive file so recycled
+workers neither lose counts nor pile up files; ``on_exit`` removes a directory
+this file created.
+
+Shutdown: SIGTERM to the master (what ``docker stop`` and Kubernetes send) is
+graceful: it stops accepting, lets every in-flight request finish for up to
+``graceful_timeout`` seconds, then exits.  Every log line, gunicorn's own
+included, is JSON on stderr; the app writes the per-request line itself, so
+gunicorn's access log stays off.
+"""
+
+import glob
+import math
+import os
+import shutil
+import tempfile
+
+# --- the Prometheus multiprocess directory (before the app is imported) -----
+_MULTIPROC = "PROMETHEUS_MULTIPROC_DIR"
+_CREATED = "REFEREE_METRICS_DIR_CREATED"
+_MASTER = "REFEREE_METRICS_MASTER_PID"
+
+if not os.environ.get(_MULTIPROC):
+    os.environ[_MULTIPROC] = tempfile.mkdtemp(prefix="referee-metrics-")
+    os.environ[_CREATED] = "1"
+metrics_dir = os.environ[_MULTIPROC]
+os.makedirs(metrics_dir, exist_ok=True)
+if os.environ.get(_MASTER) != str(os.getpid()):  # first load in this master, not a reload
+    for _stale in glob.glob(os.path.join(metrics_dir, "*.db")):
+        os.remove(_stale)
+    os.environ[_MASTER] = str(os.getpid())
+
+
+def available_cpus() -> int:
+    """CPUs this process may use: the cgroup v2 quota when there is one."""
+    try:
+        with open("/sys/fs/cgroup/cpu.max", encoding="ascii") as f:
+            quota, period = f.read().split()[:2]
+        if quota != "max":
+            return max(1, math.ceil(int(quota) / int(period)))
+    except (OSError, ValueError):
+        pass
+    return len(os.sched_getaffinity(0))
+
+
+# --- serving ------------------------------------------------------------------
+wsgi_app = "service.app:create_app()"
+bind = os.environ.get("BIND", "127.0.0.1:8000")
+worker_class = "sync"
+workers = int(os.environ.get("WORKERS", available_cpus() + 1))
+preload_app = True
+max_requests = 10000
+max_requests_jitter = 1000
+timeout = int(os.environ.get("TIMEOUT", "10"))  # service.limits.REQUEST_TIMEOUT_SECONDS
+graceful_timeout = int(os.environ.get("GRACEFUL_TIMEOUT", "10"))
+worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
+control_socket_disable = True  # no runtime control socket (also --no-control-socket in the image)
+
+# --- logs: JSON lines on stderr -----------------------------------------------
+accesslog = None
+logconfig_dict = {
+    "root": {"level": "INFO", "handlers": ["json"]},
+    "loggers": {
+        "gunicorn.error": {"level": "INFO", "handlers": ["json"], "propagate": False, "qualname": "gunicorn.error"},
+        "gunicorn.access": {"level": "CRITICAL", "handlers": [], "propagate": False, "qualname": "gunicorn.access"},
+    },
+    "handlers": {"json": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}},
+    "formatters": {
+        "json": {
+            "()": "pythonjsonlogger.orjson.OrjsonFormatter",  # as service.logs.json_formatter
+            "fmt": "{levelname}{name}{message}",
+            "style": "{",
+            "rename_fields": {"levelname": "level", "name": "logger"},
+            "timestamp": True,
+        }
+    },
+}
+
+
+# --- hooks ----------------------------------------------------------------------
+def child_exit(server, worker):
+    """A worker is gone: keep its counts, drop its files and live gauges."""
+    from service.metrics import archive_dead_worker
+
+    archive_dead_worker(worker.pid, metrics_dir)
+
+
+def on_exit(server):
+    if os.environ.get(_CREATED):
+        shutil.rmtree(metrics_dir, ignore_errors=True)

@@ -1,0 +1,106 @@
+"""``POST /v1/hand``: audit a whole finished hand (tournament use; API.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import jsonify
+from marshmallow import Schema, fields, post_load, validate
+
+from engine.audit import HandAudit, TrickAudit, TrickRecord, Violation, audit_hand
+from service.api import language, load, v1, with_language
+from service.fields import (
+    CardsField,
+    HandsField,
+    PlaysField,
+    RulesField,
+    SeatField,
+    StrictBoolean,
+    TrumpField,
+)
+from service.limits import MAX_TRICKS
+from service.metrics import count_verdict
+from service.routes.kitty import kitty_json
+from service.routes.settle import LevelsField, settle_json
+from service.routes.throw import throw_json
+from service.routes.trick import play_json
+
+
+class TrickSchema(Schema):
+    leader = SeatField(required=True)
+    plays = PlaysField(count=4, required=True)
+    attempted_throw = CardsField(load_default=None, allow_none=True)
+
+    @post_load
+    def make(self, data: dict[str, Any], **kwargs: Any) -> TrickRecord:
+        attempted = data["attempted_throw"]
+        return TrickRecord(
+            data["leader"], tuple(tuple(p) for p in data["plays"]),
+            None if attempted is None else tuple(attempted),
+        )
+
+
+class HandRequest(Schema):
+    rules = RulesField()
+    trump = TrumpField(required=True)
+    dealer = SeatField(required=True)
+    levels = LevelsField(required=True)
+    hands = HandsField(required=True)
+    kitty = CardsField(required=True)
+    tricks = fields.List(
+        fields.Nested(TrickSchema), required=True,
+        validate=validate.Length(max=MAX_TRICKS, error=f"at most {MAX_TRICKS} tricks"),
+    )
+    strict = StrictBoolean(load_default=False)
+
+
+_schema = HandRequest()
+
+
+def violation_json(v: Violation, lang: str) -> dict[str, Any]:
+    return {"trick": v.trick, "seat": v.seat, "code": v.reason.code, "message": v.reason.message(lang)}
+
+
+def trick_audit_json(t: TrickAudit, lang: str) -> dict[str, Any]:
+    result = t.result
+    return {
+        "index": t.index,
+        "leader": t.leader,
+        "expected_leader": t.expected_leader,
+        "winner": None if result is None else result.winner,
+        "points": None if result is None else result.points,
+        "plays": [] if result is None else [play_json(p, lang) for p in result.plays],
+        "throw": None if t.throw is None or len(t.throw.units) == 1 else throw_json(t.throw, lang),
+        "defender_points": t.defender_points,
+        "violations": [violation_json(v, lang) for v in t.violations],
+    }
+
+
+def hand_json(audit: HandAudit, lang: str) -> dict[str, Any]:
+    first = audit.first_violation
+    return {
+        "valid": audit.valid,
+        "tricks": [trick_audit_json(t, lang) for t in audit.tricks],
+        "trick_points": audit.trick_points,
+        "penalties": [
+            {"kind": p.kind, "amount": p.amount, "seat": p.seat, "team": p.team} for p in audit.penalties
+        ],
+        "defender_points": audit.defender_points,
+        "kitty": None if audit.kitty is None else kitty_json(audit.kitty, lang),
+        "settle": None if audit.settlement is None else settle_json(audit.settlement, lang),
+        "first_violation": None if first is None else violation_json(first, lang),
+        "violations": [violation_json(v, lang) for v in audit.violations],
+    }
+
+
+@v1.post("/hand")
+def post_hand() -> Any:
+    body = load(_schema)
+    audit = audit_hand(
+        body["rules"], body["trump"], body["dealer"], body["levels"], body["hands"],
+        body["kitty"], body["tricks"], body["strict"],
+    )
+    count_verdict("hand.valid", audit.valid)
+    lang = language()
+    return with_language(jsonify(hand_json(audit, lang)), lang)
+

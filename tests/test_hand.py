@@ -1,0 +1,378 @@
+"""Whole-hand audit (/v1/hand and ``tractor-referee audit``): generated legal hands
+audit clean; one injected violation each is caught at the right trick."""
+
+from __future__ import annotations
+
+import io
+import random
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from engine.audit import TrickRecord, audit_hand
+from engine.cards import card_str
+from engine.follow import judge_follow
+from engine.rules import preset, rules_from_json
+from engine.throw import judge_throw
+from engine.trump import trump_order
+from engine.units import decompose
+from service.cli import main as cli_main
+from tests.deal import Deal, play_hand
+
+PRESETS = ["one-deck", "one-deck-lianzhong", "two-deck", "two-deck-constant-2", "two-deck-lianzhong",
+           "three-deck", "four-deck", "four-deck-cgc"]
+SEEDS = range(3)
+
+
+def audit(deal: Deal, tricks: list[TrickRecord] | None = None, kitty: list[int] | None = None,
+          strict: bool = True) -> Any:
+    return audit_hand(deal.rules, deal.trump, deal.dealer, (0, 0), deal.hands,
+                      deal.kitty if kitty is None else kitty, deal.tricks if tricks is None else tricks, strict)
+
+
+def remaining_before(deal: Deal, k: int) -> dict[int, list[int]]:
+    """Each seat's hand before trick ``k`` of the generated record."""
+    left = {s: Counter(h) for s, h in deal.hands.items()}
+    for t in deal.tricks[:k]:
+        for i, play in enumerate(t.plays):
+            left[(t.leader + i) % 4] -= Counter(play)
+    return {s: sorted(c.elements()) for s, c in left.items()}
+
+
+def body(deal: Deal, tricks: list[TrickRecord] | None = None, **extra: Any) -> dict[str, Any]:
+    return {
+        "rules": deal.rules.preset, "trump": deal.trump.as_json(), "dealer": deal.dealer,
+        "levels": {"0": "2", "1": "2"},
+        "hands": {str(s): [card_str(c) for c in h] for s, h in deal.hands.items()},
+        "kitty": [card_str(c) for c in deal.kitty],
+        "tricks": [
+            {"leader": t.leader, "plays": [[card_str(c) for c in p] for p in t.plays]}
+            | ({} if t.attempted_throw is None else {"attempted_throw": [card_str(c) for c in t.attempted_throw]})
+            for t in (deal.tricks if tricks is None else tricks)
+        ],
+        "strict": True,
+    } | extra
+
+
+# --- complete legal hands -------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("name", PRESETS)
+def test_generated_hands_audit_clean(name: str, seed: int) -> None:
+    deal = play_hand(preset(name), seed)
+    result = audit(deal)
+    assert result.valid, [(v.trick, v.seat, v.reason.code, v.reason.en) for v in result.violations]
+    assert len(result.tricks) == len(deal.tricks)
+    assert sum(len(t.plays[0]) for t in deal.tricks) == preset(name).hand_size
+    assert result.settlement is not None and result.kitty is not None
+    # the winners chain: every trick after the first is led by the previous winner
+    for before, after in zip(result.tricks, result.tricks[1:], strict=False):
+        assert after.leader == before.result.winner
+    assert result.first_violation is None
+
+
+def test_points_add_up() -> None:
+    """Trick points of both sides plus the kitty are the deck's points (no penalties)."""
+    for seed in range(5):
+        deal = play_hand(rules_from_json({"preset": "two-deck"}), seed)
+        result = audit(deal)
+        dealer_side = {deal.dealer, (deal.dealer + 2) % 4}
+        won = {s: 0 for s in range(4)}
+        for t in result.tricks:
+            won[t.result.winner] += t.result.points
+        defenders = sum(v for s, v in won.items() if s not in dealer_side)
+        kitty_points = sum(5 if card_str(c)[:-1] == "5" else 10 if card_str(c)[:-1] in ("10", "K") else 0
+                           for c in deal.kitty)
+        assert defenders + sum(won[s] for s in dealer_side) + kitty_points == 200
+        if not any(t.attempted_throw for t in deal.tricks):
+            assert result.trick_points == defenders
+        assert result.defender_points == result.kitty.defender_points_after
+
+
+def test_failed_throw_penalty_is_applied() -> None:
+    rules = rules_from_json({"preset": "two-deck", "throw_penalty": "points_per_card",
+                             "throw_penalty_points_per_card": 10})
+    for seed in range(40):
+        deal = play_hand(rules, seed)
+        attempts = [t for t in deal.tricks if t.attempted_throw]
+        if attempts:
+            break
+    else:  # pragma: no cover
+        pytest.fail("no generated hand attempted a failing throw")
+    result = audit(deal)
+    assert result.valid
+    assert len(result.penalties) == len(attempts)
+    assert all(p.kind == "points_per_card" and p.amount == 10 * len(t.attempted_throw)
+               for p, t in zip(result.penalties, attempts, strict=True))
+    plain = audit_hand(preset("two-deck"), deal.trump, deal.dealer, (0, 0), deal.hands, deal.kitty, deal.tricks, True)
+    dealer_side = {deal.dealer, (deal.dealer + 2) % 4}
+    shift = sum(p.amount if p.seat in dealer_side else -p.amount for p in result.penalties)
+    assert result.trick_points - plain.trick_points == shift
+
+
+# --- one injected violation each, caught at the right trick -------------------------------
+
+
+def _deal(name: str = "two-deck", seed: int = 1) -> Deal:
+    return play_hand(preset(name), seed)
+
+
+@pytest.mark.parametrize("name", ["one-deck", "two-deck", "three-deck", "four-deck"])
+def test_wrong_leader(name: str) -> None:
+    deal = _deal(name)
+    k = len(deal.tricks) // 2
+    tricks = list(deal.tricks)
+    tricks[k] = replace(tricks[k], leader=(tricks[k].leader + 1) % 4)
+    first = audit(deal, tricks).first_violation
+    assert (first.trick, first.seat, first.reason.code) == (k, (deal.tricks[k].leader + 1) % 4, "hand.wrong_leader")
+
+
+@pytest.mark.parametrize("name", ["one-deck", "two-deck", "three-deck", "four-deck-cgc"])
+def test_card_not_held(name: str) -> None:
+    deal = _deal(name)
+    k = len(deal.tricks) // 3
+    t = deal.tricks[k]
+    seat = (t.leader + 1) % 4
+    before = remaining_before(deal, k)
+    foreign = next(c for c in before[(seat + 1) % 4] if c not in before[seat])
+    plays = list(t.plays)
+    plays[1] = (foreign, *plays[1][1:])
+    tricks = list(deal.tricks)
+    tricks[k] = replace(t, plays=tuple(plays))
+    first = audit(deal, tricks).first_violation
+    assert (first.trick, first.seat, first.reason.code) == (k, seat, "play.not_held")
+
+
+def _illegal_follow(deal: Deal) -> tuple[int, int, list[TrickRecord]]:
+    order = trump_order(deal.trump, deal.rules)
+    for k, t in enumerate(deal.tricks):
+        before = remaining_before(deal, k)
+        led = order.suit[t.plays[0][0]]
+        for i in range(1, 4):
+            seat = (t.leader + i) % 4
+            play = t.plays[i]
+            if not all(order.suit[c] == led for c in play):
+                continue
+            spare = [c for c in (Counter(before[seat]) - Counter(play)).elements() if order.suit[c] != led]
+            if spare:
+                plays = list(t.plays)
+                plays[i] = (spare[0], *play[1:])
+                tricks = list(deal.tricks)
+                tricks[k] = replace(t, plays=tuple(plays))
+                return k, seat, tricks
+    raise AssertionError("no follow to corrupt")  # pragma: no cover
+
+
+@pytest.mark.parametrize("name", ["one-deck", "two-deck", "three-deck", "four-deck"])
+def test_illegal_follow(name: str) -> None:
+    deal = _deal(name)
+    k, seat, tricks = _illegal_follow(deal)
+    first = audit(deal, tricks).first_violation
+    assert (first.trick, first.seat, first.reason.code) == (k, seat, "follow.illegal")
+    assert "illegal" in first.reason.en
+
+
+def _failed_throw(deal: Deal) -> tuple[int, int, list[TrickRecord], Any]:
+    order = trump_order(deal.trump, deal.rules)
+    for k, t in enumerate(deal.tricks):
+        before = remaining_before(deal, k)
+        leader = t.leader
+        others = {s: before[s] for s in range(4) if s != leader}
+        for suit in sorted({order.suit[c] for c in before[leader]}):
+            units = decompose([c for c in before[leader] if order.suit[c] == suit], order)
+            if len(units) < 2:
+                continue
+            throw = [c for u in units[-2:] for c in u.cards]
+            verdict = judge_throw(leader, throw, others, order, deal.rules)
+            if verdict.valid:
+                continue
+            plays = [tuple(throw)] + [
+                judge_follow(throw, before[(leader + i) % 4], None, order, deal.rules).example for i in range(1, 4)
+            ]
+            tricks = list(deal.tricks)
+            tricks[k] = TrickRecord(leader, tuple(tuple(p) for p in plays))
+            return k, leader, tricks, verdict
+    raise AssertionError("no failing throw found")  # pragma: no cover
+
+
+@pytest.mark.parametrize("name", ["two-deck", "three-deck", "four-deck", "four-deck-cgc"])
+def test_failed_throw_presented_as_standing(name: str) -> None:
+    deal = _deal(name)
+    k, leader, tricks, verdict = _failed_throw(deal)
+    result = audit(deal, tricks)
+    first = result.first_violation
+    assert (first.trick, first.seat, first.reason.code) == (k, leader, "throw.failed")
+    assert result.tricks[k].throw is not None and not result.tricks[k].throw.valid
+    assert result.tricks[k].throw.forced_play == verdict.forced_play
+    forced = " ".join(card_str(c) for c in verdict.forced_play)
+    assert forced in first.reason.en
+
+
+def test_attempted_throw_with_a_wrong_forced_play() -> None:
+    for seed in range(40):
+        deal = play_hand(preset("two-deck"), seed)
+        ks = [k for k, t in enumerate(deal.tricks) if t.attempted_throw]
+        if ks:
+            break
+    k = ks[0]
+    t = deal.tricks[k]
+    # claim the attempt stood instead of the forced play: a violation
+    tricks = list(deal.tricks)
+    tricks[k] = replace(t, attempted_throw=None)
+    assert audit(deal, tricks).valid  # the forced play alone is an ordinary lead
+    other = [u.cards for u in decompose(t.attempted_throw, trump_order(deal.trump, deal.rules))
+             if Counter(u.cards) != Counter(t.plays[0]) and len(u.cards) == len(t.plays[0])]
+    if other:
+        plays = (other[0], *t.plays[1:])
+        tricks[k] = replace(t, plays=plays)
+        first = audit(deal, tricks).first_violation
+        assert (first.trick, first.reason.code) == (k, "throw.wrong_forced_play")
+
+
+@pytest.mark.parametrize("name", ["one-deck", "two-deck", "three-deck", "four-deck-cgc"])
+def test_wrong_kitty(name: str) -> None:
+    deal = _deal(name)
+    result = audit(deal, kitty=deal.kitty[1:])
+    first = result.first_violation
+    assert (first.trick, first.seat, first.reason.code) == (None, None, "deal.kitty_size")
+    assert "deal.incomplete" in [v.reason.code for v in result.violations]
+
+
+def test_unfinished_record() -> None:
+    deal = _deal()
+    result = audit(deal, tricks=list(deal.tricks[:-2]))
+    assert result.first_violation.reason.code == "hand.unfinished"
+    assert result.first_violation.trick == len(deal.tricks) - 2
+    assert result.kitty is None and result.settlement is None
+
+
+def test_wrong_hand_size_is_a_deal_violation() -> None:
+    deal = _deal("two-deck")
+    hands = dict(deal.hands)
+    hands[2] = hands[2][:-1]
+    result = audit_hand(deal.rules, deal.trump, deal.dealer, (0, 0), hands, deal.kitty, deal.tricks, False)
+    assert (result.first_violation.trick, result.first_violation.seat, result.first_violation.reason.code) == (
+        None, 2, "deal.hand_size")
+
+
+# --- the HTTP endpoint ------------------------------------------------------------
+
+
+def test_endpoint_clean_hand(api: Any) -> None:
+    deal = _deal("two-deck", 4)
+    resp = api.post("/v1/hand", body(deal))
+    assert resp.status_code == 200
+    out = resp.json
+    assert out["valid"] is True and out["first_violation"] is None and out["violations"] == []
+    assert len(out["tricks"]) == len(deal.tricks)
+    assert out["settle"]["outcome"] in ("dealer_keeps", "defenders_take_over")
+    assert out["defender_points"] == out["kitty"]["defender_points_after"]
+
+
+def test_endpoint_reports_the_first_violation_in_chinese(api: Any) -> None:
+    deal = _deal("two-deck", 2)
+    k, seat, tricks = _illegal_follow(deal)
+    resp = api.post("/v1/hand", body(deal, tricks), headers={"Accept-Language": "zh-CN"})
+    out = resp.json
+    assert resp.status_code == 200 and out["valid"] is False
+    assert out["first_violation"]["trick"] == k and out["first_violation"]["seat"] == seat
+    assert out["first_violation"]["code"] == "follow.illegal"
+    assert "跟牌" in out["first_violation"]["message"]
+    assert resp.headers["Content-Language"] == "zh"
+
+
+@pytest.mark.parametrize(
+    ("mutate", "pointer"),
+    [
+        (lambda b: b["hands"].pop("3"), "/hands/3"),
+        (lambda b: b["hands"]["1"].append("XX"), "/hands/1"),
+        (lambda b: b["tricks"][2]["plays"].pop(), "/tricks/2/plays"),
+        (lambda b: b["tricks"][0].update(leader=7), "/tricks/0/leader"),
+        (lambda b: b["hands"]["0"].extend(["AS", "AS", "AS"]), "/hands/0"),
+        (lambda b: b.update(dealer=-1), "/dealer"),
+        (lambda b: b.update(levels={"0": "1", "1": "2"}), "/levels/0"),
+        (lambda b: b.update(tricks=b["tricks"] * 3), "/tricks"),
+    ],
+)
+def test_endpoint_bad_input_is_422(api: Any, mutate: Any, pointer: str) -> None:
+    b = body(_deal("two-deck", 3))
+    mutate(b)
+    resp = api.post("/v1/hand", b, validate_request=False)
+    assert resp.status_code == 422
+    assert any(e["pointer"].startswith(pointer) for e in resp.json["errors"]), resp.json
+
+
+# --- the command line ------------------------------------------------------------
+
+
+def test_cli_audit_exit_codes(tmp_path: Path, capsys: Any) -> None:
+    deal = _deal("two-deck", 5)
+    clean = tmp_path / "clean.json"
+    clean.write_bytes(orjson.dumps(body(deal)))
+    assert cli_main(["audit", str(clean)]) == 0
+    assert "clean" in capsys.readouterr().out
+
+    k, seat, tricks = _illegal_follow(deal)
+    dirty = tmp_path / "dirty.json"
+    dirty.write_bytes(orjson.dumps(body(deal, tricks)))
+    assert cli_main(["audit", str(dirty)]) == 1
+    out = capsys.readouterr().out
+    assert f"trick {k:2d}" in out and "follow.illegal" in out
+
+    broken = tmp_path / "broken.json"
+    b = body(deal)
+    b["kitty"] = ["ZZ"]
+    broken.write_bytes(orjson.dumps(b))
+    assert cli_main(["audit", str(broken)]) == 2
+    assert "/kitty/0" in capsys.readouterr().err
+    (tmp_path / "garbage.json").write_text("{not json")
+    assert cli_main(["audit", str(tmp_path / "garbage.json")]) == 2
+
+
+def test_cli_audit_json_lines(tmp_path: Path, capsys: Any) -> None:
+    lines = [orjson.dumps(body(play_hand(preset(name), 0))) for name in ("one-deck", "three-deck", "four-deck")]
+    path = tmp_path / "hands.jsonl"
+    path.write_bytes(b"\n".join(lines) + b"\n")
+    assert cli_main(["audit", str(path), "--lang", "zh"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("== ") == 3 and "hands.jsonl:3" in out
+
+
+def test_cli_progress_bar_on_a_terminal(tmp_path: Path) -> None:
+    from service.cli import audit_command
+
+    class Tty(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    path = tmp_path / "hands.jsonl"
+    path.write_bytes(b"\n".join(orjson.dumps(body(play_hand(preset("one-deck"), s))) for s in range(3)))
+    err = Tty()
+    assert audit_command([str(path)], "en", io.StringIO(), err) == 0
+    assert "3/3" in err.getvalue() and "#" in err.getvalue()
+
+
+def test_random_corruptions_never_crash() -> None:
+    """Shuffled plays and swapped leaders give verdicts, never exceptions, and
+    nothing is blamed on the tricks before the corrupted one."""
+    rng = random.Random(9)
+    for name in ("two-deck", "four-deck"):
+        deal = play_hand(preset(name), 11)
+        for _ in range(15):
+            tricks = list(deal.tricks)
+            k = rng.randrange(len(tricks))
+            t = tricks[k]
+            plays = list(t.plays)
+            rng.shuffle(plays)
+            tricks[k] = replace(t, plays=tuple(plays), leader=rng.randrange(4))
+            result = audit(deal, tricks)
+            assert all(v.trick is None or v.trick >= k for v in result.violations)
+            same_seats = {(tricks[k].leader + i) % 4: p for i, p in enumerate(tricks[k].plays)} == {
+                (t.leader + i) % 4: p for i, p in enumerate(t.plays)}
+            if not same_seats:
+                assert not result.valid
