@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from engine.cards import KINDS, card_name_zh, card_str, check_copies
+from engine.cards import KINDS, check_copies
 from engine.errors import InvalidInput, Problem
 from engine.kitty import KittyResult, kitty_result, played_with_trumps, side_of
 from engine.reasons import Reason
@@ -40,6 +40,7 @@ from engine.settle import Settlement, settle
 from engine.throw import Penalty, ThrowVerdict, judge_throw
 from engine.trick import TrickResult, resolve_trick
 from engine.trump import Trump, TrumpOrder, trump_order
+from engine.words import cards_text, cards_zh
 
 SEATS = 4
 DEFENDERS = "defenders"
@@ -108,14 +109,6 @@ class HandAudit:
         return found[0] if found else None
 
 
-def _cards_text(cards: Sequence[int]) -> str:
-    return " ".join(card_str(c) for c in cards)
-
-
-def _cards_zh(cards: Sequence[int]) -> str:
-    return "、".join(card_name_zh(c) for c in cards)
-
-
 def _missing(play: Sequence[int], hand: Counter[int]) -> list[int]:
     need = Counter(play)
     return sorted(c for c, n in need.items() for _ in range(max(0, n - hand.get(c, 0))))
@@ -148,9 +141,9 @@ def _deal_violations(
             found.append(Violation(None, None, Reason(
                 "deal.incomplete",
                 f"strict: the hands and kitty must make up {rules.decks} full deck(s); missing "
-                f"{_cards_text(sorted(c for c in short for _ in range(rules.decks - seen[c])))}",
+                f"{cards_text(sorted(c for c in short for _ in range(rules.decks - seen[c])))}",
                 f"严格模式：四家手牌与底牌应恰好组成 {rules.decks} 副牌；缺少 "
-                f"{_cards_zh(sorted(c for c in short for _ in range(rules.decks - seen[c])))}",
+                f"{cards_zh(sorted(c for c in short for _ in range(rules.decks - seen[c])))}",
             )))
     return found
 
@@ -241,8 +234,8 @@ def _replay_trick(
             held = False
             violate(seat, Reason(
                 "play.not_held",
-                f"seat {seat} plays {_cards_text(missing)}, which it does not hold at trick {index}",
-                f"第 {index} 轮 {seat} 号位出了手中没有的牌：{_cards_zh(missing)}",
+                f"seat {seat} plays {cards_text(missing)}, which it does not hold at trick {index}",
+                f"第 {index} 轮 {seat} 号位出了手中没有的牌：{cards_zh(missing)}",
             ))
         if i and len(play) != len(lead):
             held = False
@@ -270,10 +263,10 @@ def _replay_trick(
             held = False
             violate(leader, Reason(
                 "throw.attempt_impossible",
-                f"trick {index}: seat {leader} could not have attempted the throw {_cards_text(attempted)}"
-                + (f" (it does not hold {_cards_text(missing)})" if missing else " (it mixes effective suits)"),
-                f"第 {index} 轮：{leader} 号位不可能甩出 {_cards_zh(attempted)}"
-                + (f"（手中没有 {_cards_zh(missing)}）" if missing else "（花色不一）"),
+                f"trick {index}: seat {leader} could not have attempted the throw {cards_text(attempted)}"
+                + (f" (it does not hold {cards_text(missing)})" if missing else " (it mixes effective suits)"),
+                f"第 {index} 轮：{leader} 号位不可能甩出 {cards_zh(attempted)}"
+                + (f"（手中没有 {cards_zh(missing)}）" if missing else "（花色不一）"),
             ))
     if held:
         others = {s: before[s] for s in range(SEATS) if s != leader}
@@ -283,11 +276,11 @@ def _replay_trick(
         elif not throw.valid:
             violate(leader, Reason(
                 "throw.failed",
-                f"seat {leader}'s throw {_cards_text(lead)} fails "
+                f"seat {leader}'s throw {cards_text(lead)} fails "
                 f"({throw.reasons[0].en}); it should have been replaced by the forced play "
-                f"{_cards_text(throw.forced_play)}",
-                f"{leader} 号位甩牌 {_cards_zh(lead)} 失败（{throw.reasons[0].zh}），"
-                f"应改出 {_cards_zh(throw.forced_play)}",
+                f"{cards_text(throw.forced_play)}",
+                f"{leader} 号位甩牌 {cards_zh(lead)} 失败（{throw.reasons[0].zh}），"
+                f"应改出 {cards_zh(throw.forced_play)}",
             ))
     result: TrickResult | None = None
     if held:
@@ -301,8 +294,8 @@ def _replay_trick(
                     why = next((r for r in verdict.reasons if r.code.startswith("follow.")), verdict.reasons[-1])
                     violate(verdict.seat, Reason(
                         "follow.illegal",
-                        f"seat {verdict.seat}'s follow {_cards_text(verdict.cards)} is illegal: {why.en}",
-                        f"{verdict.seat} 号位跟牌 {_cards_zh(verdict.cards)} 不合规：{why.zh}",
+                        f"seat {verdict.seat}'s follow {cards_text(verdict.cards)} is illegal: {why.en}",
+                        f"{verdict.seat} 号位跟牌 {cards_zh(verdict.cards)} 不合规：{why.zh}",
                     ))
             if side_of(result.winner, dealer) == DEFENDERS:
                 gained += result.points
@@ -321,18 +314,18 @@ def _check_attempt(
     if throw.valid:
         report(leader, Reason(
             "throw.wrongly_refused",
-            f"trick {index}: the attempted throw {_cards_text(attempted)} stands (nobody can beat any "
+            f"trick {index}: the attempted throw {cards_text(attempted)} stands (nobody can beat any "
             f"of its units), so seat {leader} should have played it whole",
-            f"第 {index} 轮：{leader} 号位的甩牌 {_cards_zh(attempted)} 其实成立，应整手打出",
+            f"第 {index} 轮：{leader} 号位的甩牌 {cards_zh(attempted)} 其实成立，应整手打出",
         ))
         return None
     if Counter(lead) != Counter(throw.forced_play):
         report(leader, Reason(
             "throw.wrong_forced_play",
-            f"trick {index}: the failed throw {_cards_text(attempted)} forces {_cards_text(throw.forced_play)}, "
-            f"not {_cards_text(lead)}",
-            f"第 {index} 轮：甩牌 {_cards_zh(attempted)} 失败后应出 {_cards_zh(throw.forced_play)}，"
-            f"而不是 {_cards_zh(lead)}",
+            f"trick {index}: the failed throw {cards_text(attempted)} forces {cards_text(throw.forced_play)}, "
+            f"not {cards_text(lead)}",
+            f"第 {index} 轮：甩牌 {cards_zh(attempted)} 失败后应出 {cards_zh(throw.forced_play)}，"
+            f"而不是 {cards_zh(lead)}",
         ))
     return throw.penalty
 

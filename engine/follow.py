@@ -66,11 +66,11 @@ from engine.shapes import (
     form,
     layout,
     placed_cards,
-    suit_name,
     within_copies,
 )
 from engine.trump import SUIT_LABELS, TrumpOrder
 from engine.units import Unit, decompose
+from engine.words import suit_name
 
 Vector = tuple[int, ...]
 

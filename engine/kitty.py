@@ -29,12 +29,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.cards import card_str, check_copies, total_points
+from engine.cards import check_copies, total_points
 from engine.errors import InvalidInput, Problem
 from engine.reasons import Reason
 from engine.rules import Rules
 from engine.trump import TRUMP, Trump, TrumpOrder, trump_order
 from engine.units import Unit, decompose
+from engine.words import unit_name
 
 DEFENDERS = "defenders"
 DEALER = "dealer"
@@ -98,26 +99,6 @@ def played_with_trumps(play: Sequence[int], order: TrumpOrder) -> bool:
     return bool(play) and all(order.suit[c] == TRUMP for c in play)
 
 
-_WIDTH_EN = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
-_WIDTH_ZH = {1: "单张", 2: "对子", 3: "三条", 4: "四条"}
-_TRACTOR_ZH = {2: "拖拉机", 3: "三条拖拉机", 4: "四条拖拉机"}
-
-
-def _unit_en(unit: Unit) -> str:
-    cards = " ".join(card_str(c) for c in unit.cards)
-    if unit.length > 1:
-        return f"a {unit.length}-{_WIDTH_EN.get(unit.width, 'tuple')} tractor ({cards}, {unit.size} cards)"
-    noun = _WIDTH_EN.get(unit.width, f"{unit.width}-tuple")
-    return f"a {noun} ({cards}, {unit.size} card{'s' if unit.size > 1 else ''})"
-
-
-def _unit_zh(unit: Unit) -> str:
-    cards = " ".join(card_str(c) for c in unit.cards)
-    if unit.length > 1:
-        return f"{unit.length}连{_TRACTOR_ZH.get(unit.width, '拖拉机')}（{cards}，{unit.size}张）"
-    return f"{_WIDTH_ZH.get(unit.width, f'{unit.width}张')}（{cards}）"
-
-
 def _largest(units: tuple[Unit, ...]) -> Unit:
     """The lead's largest unit: ``decompose`` takes it first (RULES §4)."""
     return units[0]
@@ -137,36 +118,36 @@ def _lianzhong(units: tuple[Unit, ...]) -> tuple[int, Unit | None, Reason]:
         m = 2 * 3**triple_tractor.length
         return m, triple_tractor, Reason(
             "kitty.multiplier.lianzhong",
-            f"the last lead holds {_unit_en(triple_tractor)}: 2·3^{triple_tractor.length} = {m} (seed 003)",
-            f"最后一轮首家出牌含{_unit_zh(triple_tractor)}：2·3^{triple_tractor.length} = {m} 倍（联众规则）",
+            f"the last lead holds {unit_name(triple_tractor)}: 2·3^{triple_tractor.length} = {m} (seed 003)",
+            f"最后一轮首家出牌含{unit_name(triple_tractor, 'zh')}：2·3^{triple_tractor.length} = {m} 倍（联众规则）",
         )
     triple = next((u for u in units if u.width >= 3), None)
     if triple is not None:
         return 6, triple, Reason(
             "kitty.multiplier.lianzhong",
-            f"the last lead holds {_unit_en(triple)}: ×6 (seed 003)",
-            f"最后一轮首家出牌含{_unit_zh(triple)}：6 倍（联众规则）",
+            f"the last lead holds {unit_name(triple)}: ×6 (seed 003)",
+            f"最后一轮首家出牌含{unit_name(triple, 'zh')}：6 倍（联众规则）",
         )
     pair_tractor = longest([u for u in units if u.width >= 2 and u.length >= 2])
     if pair_tractor is not None:
         m = 2 * 2**pair_tractor.length
         return m, pair_tractor, Reason(
             "kitty.multiplier.lianzhong",
-            f"the last lead holds {_unit_en(pair_tractor)}: 2·2^{pair_tractor.length} = {m} (seed 003)",
-            f"最后一轮首家出牌含{_unit_zh(pair_tractor)}：2·2^{pair_tractor.length} = {m} 倍（联众规则）",
+            f"the last lead holds {unit_name(pair_tractor)}: 2·2^{pair_tractor.length} = {m} (seed 003)",
+            f"最后一轮首家出牌含{unit_name(pair_tractor, 'zh')}：2·2^{pair_tractor.length} = {m} 倍（联众规则）",
         )
     pair = next((u for u in units if u.width >= 2), None)
     if pair is not None:
         return 4, pair, Reason(
             "kitty.multiplier.lianzhong",
-            f"the last lead holds {_unit_en(pair)}: ×4 (seed 003)",
-            f"最后一轮首家出牌含{_unit_zh(pair)}：4 倍（联众规则）",
+            f"the last lead holds {unit_name(pair)}: ×4 (seed 003)",
+            f"最后一轮首家出牌含{unit_name(pair, 'zh')}：4 倍（联众规则）",
         )
     unit = units[0]
     return 2, unit, Reason(
         "kitty.multiplier.lianzhong",
-        f"the last lead holds only singles ({_unit_en(unit)}): ×2 (seed 003)",
-        f"最后一轮首家出牌只有单张（{_unit_zh(unit)}）：2 倍（联众规则）",
+        f"the last lead holds only singles ({unit_name(unit)}): ×2 (seed 003)",
+        f"最后一轮首家出牌只有单张（{unit_name(unit, 'zh')}）：2 倍（联众规则）",
     )
 
 
@@ -197,8 +178,8 @@ def kitty_multiplier(
         reasons = [
             Reason(
                 "kitty.multiplier.power_of_two",
-                f"the largest unit of the last lead is {_unit_en(largest)}: 2^{largest.size} = {full}",
-                f"最后一轮首家出牌的最大牌型是{_unit_zh(largest)}：2^{largest.size} = {full} 倍",
+                f"the largest unit of the last lead is {unit_name(largest)}: 2^{largest.size} = {full}",
+                f"最后一轮首家出牌的最大牌型是{unit_name(largest, 'zh')}：2^{largest.size} = {full} 倍",
             )
         ]
         if m < full:
@@ -215,8 +196,8 @@ def kitty_multiplier(
         return m, largest, [
             Reason(
                 "kitty.multiplier.linear",
-                f"the largest unit of the last lead is {_unit_en(largest)}: 2 × {largest.size} = {m} (seed 001)",
-                f"最后一轮首家出牌的最大牌型是{_unit_zh(largest)}：2×{largest.size} = {m} 倍",
+                f"the largest unit of the last lead is {unit_name(largest)}: 2 × {largest.size} = {m} (seed 001)",
+                f"最后一轮首家出牌的最大牌型是{unit_name(largest, 'zh')}：2×{largest.size} = {m} 倍",
             )
         ]
     if kind == "cgc":
@@ -232,9 +213,9 @@ def kitty_multiplier(
         return m, largest, [
             Reason(
                 "kitty.multiplier.cgc",
-                f"won with trumps; the largest unit of the last lead is {_unit_en(largest)}: "
+                f"won with trumps; the largest unit of the last lead is {unit_name(largest)}: "
                 f"2^{largest.width} = {m} (seed 002)",
-                f"用主牌扣底；最后一轮首家出牌的最大牌型是{_unit_zh(largest)}：2^{largest.width} = {m} 倍",
+                f"用主牌扣底；最后一轮首家出牌的最大牌型是{unit_name(largest, 'zh')}：2^{largest.width} = {m} 倍",
             )
         ]
     if kind == "transfer":
@@ -242,9 +223,9 @@ def kitty_multiplier(
         return k, largest, [
             Reason(
                 "kitty.multiplier.transfer",
-                f"the largest unit of the last lead is {_unit_en(largest)}: the losing side's points × {k} "
+                f"the largest unit of the last lead is {unit_name(largest)}: the losing side's points × {k} "
                 "(seed 000 四副: 每多抓一张多乘1)",
-                f"最后一轮首家出牌的最大牌型是{_unit_zh(largest)}：被扣底一方的得分×{k}",
+                f"最后一轮首家出牌的最大牌型是{unit_name(largest, 'zh')}：被扣底一方的得分×{k}",
             )
         ]
     raise AssertionError(kind)  # pragma: no cover - Rules validates the choice

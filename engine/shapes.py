@@ -24,16 +24,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 
-from engine.trump import TRUMP, TrumpOrder
-
-ZH_NUMBERS = ("零", "一", "两", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二", "十三")
-_TUPLE_EN = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
-_TUPLE_ZH = {1: "单张", 2: "对子", 3: "三条", 4: "四条"}
-
-
-def zh_number(n: int) -> str:
-    """A small count in Chinese (两 for 2, as in 两对)."""
-    return ZH_NUMBERS[n] if 0 <= n < len(ZH_NUMBERS) else str(n)
+from engine.trump import TrumpOrder
+from engine.words import shape_name, zh_number
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -53,18 +45,7 @@ class Shape:
 
     def name(self, language: str = "en") -> str:
         """``pair``, ``3-pair tractor``, ``triple tractor of 2`` / 对子, 三连拖, 三条两连拖."""
-        w, n = self.width, self.length
-        if language == "zh":
-            if n == 1:
-                return _TUPLE_ZH.get(w, f"{w}张同牌")
-            if w == 2:
-                return f"{zh_number(n)}连拖"
-            return f"{_TUPLE_ZH.get(w, str(w))}{zh_number(n)}连拖"
-        if n == 1:
-            return _TUPLE_EN.get(w, f"{w}-tuple")
-        if w == 2:
-            return f"{n}-pair tractor"
-        return f"{_TUPLE_EN.get(w, str(w))} tractor of {n}"
+        return shape_name(self.width, self.length, language)
 
     def counted(self, count: int, language: str = "en") -> str:
         """``a pair``, ``2 pairs``, ``a 2-pair tractor`` / 一对, 两对, 一个两连拖."""
@@ -303,9 +284,3 @@ def within_copies(decks: int, *card_sets: Sequence[int]) -> bool:
             seen[c] += 1
     return max(seen) <= decks
 
-
-def suit_name(suit: int, language: str = "en") -> str:
-    """``hearts`` / ``trumps`` / 红桃 / 主牌."""
-    if language == "zh":
-        return "主牌" if suit == TRUMP else ("黑桃", "红桃", "梅花", "方块")[suit]
-    return "trumps" if suit == TRUMP else ("spades", "hearts", "clubs", "diamonds")[suit]

@@ -31,14 +31,9 @@ from engine.reasons import Reason
 from engine.rules import Rules
 from engine.trump import TrumpOrder
 from engine.units import Unit, decompose
+from engine.words import cards_text, shape_name, suit_name, unit_name
 
 SEATS = 4
-_SUIT_EN = ("spades", "hearts", "clubs", "diamonds", "trumps")
-_SUIT_ZH = ("黑桃", "红桃", "梅花", "方块", "主牌")
-_WIDTH_EN = {1: "single", 2: "pair", 3: "triple", 4: "quad"}
-_WIDTH_ZH = {1: "单张", 2: "对子", 3: "三条", 4: "四条"}
-_TRACTOR_ZH = {2: "对", 3: "三条", 4: "四条"}
-_CARD_TEXT = tuple(card_str(k) for k in range(KINDS))
 _KINDS = frozenset(range(KINDS))
 
 
@@ -102,32 +97,6 @@ class ThrowVerdict:
 
 
 # ---------------------------------------------------------------- explanations
-
-
-def shape_en(width: int, length: int) -> str:
-    """``pair``, ``triple tractor of 2`` ..."""
-    if length == 1:
-        return _WIDTH_EN[width]
-    return f"{_WIDTH_EN[width]} tractor of {length}"
-
-
-def shape_zh(width: int, length: int) -> str:
-    """``对子``, ``2连三条拖拉机`` ..."""
-    if length == 1:
-        return _WIDTH_ZH[width]
-    return f"{length}连{_TRACTOR_ZH[width]}拖拉机"
-
-
-def _cards_text(cards: Iterable[int]) -> str:
-    return " ".join([_CARD_TEXT[c] for c in cards])
-
-
-def _unit_en(unit: Unit) -> str:
-    return f"{shape_en(unit.width, unit.length)} {_cards_text(unit.cards)}"
-
-
-def _unit_zh(unit: Unit) -> str:
-    return f"{shape_zh(unit.width, unit.length)} {_cards_text(unit.cards)}"
 
 
 # ---------------------------------------------------------------- the search
@@ -217,19 +186,19 @@ def _beater(seat: int, profile: _Seat, unit: Unit, rules: Rules) -> Blocker | No
 
 def _beaten_reasons(unit: Unit, blockers: list[Blocker], suit: int) -> list[Reason]:
     """One reason per seat that beats ``unit``: what it holds and why that beats it."""
-    thrown_en, thrown_zh = _unit_en(unit), _unit_zh(unit)
-    suit_en, suit_zh = _SUIT_EN[suit], _SUIT_ZH[suit]
+    thrown_en, thrown_zh = unit_name(unit), unit_name(unit, "zh")
+    suit_en, suit_zh = suit_name(suit), suit_name(suit, "zh")
     out: list[Reason] = []
     for b in blockers:
-        held = _cards_text(b.cards)
+        held = cards_text(b.cards)
         if b.wider_shape:
             out.append(
                 Reason(
                     "throw.unit_beaten_by_wider_shape",
-                    f"Seat {b.seat} holds the {shape_en(b.width, b.length)} {held} in {suit_en}: the same "
+                    f"Seat {b.seat} holds the {shape_name(b.width, b.length)} {held} in {suit_en}: the same "
                     f"number of cards in a wider shape beats the thrown {thrown_en} whatever the ranks "
                     "(wider_shape_beats, RULES §3).",
-                    f"座位{b.seat}有{suit_zh}{shape_zh(b.width, b.length)} {held}：同样张数时更宽的牌型"
+                    f"座位{b.seat}有{suit_zh}{shape_name(b.width, b.length, 'zh')} {held}：同样张数时更宽的牌型"
                     f"大过甩出的{thrown_zh}，不论大小。",
                 )
             )
@@ -238,7 +207,7 @@ def _beaten_reasons(unit: Unit, blockers: list[Blocker], suit: int) -> list[Reas
                 Reason(
                     "throw.unit_beaten",
                     f"Seat {b.seat} holds {held} in {suit_en}, a higher "
-                    f"{shape_en(unit.width, unit.length)} than the thrown {thrown_en}.",
+                    f"{shape_name(unit.width, unit.length)} than the thrown {thrown_en}.",
                     f"座位{b.seat}有{suit_zh} {held}，大过甩出的{thrown_zh}。",
                 )
             )
@@ -271,8 +240,8 @@ def _check(
             problems.append(
                 Problem(
                     ("lead", i),
-                    f"the lead mixes effective suits: {card_str(card)} is in {_SUIT_EN[order.suit[card]]}, "
-                    f"the lead's first card {card_str(lead[0])} in {_SUIT_EN[suit]}; "
+                    f"the lead mixes effective suits: {card_str(card)} is in {suit_name(order.suit[card])}, "
+                    f"the lead's first card {card_str(lead[0])} in {suit_name(suit)}; "
                     "a throw is of one effective suit (RULES §4)",
                 )
             )
@@ -353,8 +322,8 @@ def _choose_forced(
     unit = units[index]
     return index, Reason(
         f"throw.forced.{policy}",
-        f"The throw fails: {en} ({policy}, {source}): {_unit_en(unit)}.",
-        f"甩牌失败：{zh}（{policy}）：{_unit_zh(unit)}。",
+        f"The throw fails: {en} ({policy}, {source}): {unit_name(unit)}.",
+        f"甩牌失败：{zh}（{policy}）：{unit_name(unit, 'zh')}。",
     )
 
 
@@ -413,15 +382,15 @@ def judge_throw(
     """
     suit = _check(leader, lead, hands, order, rules)
     units = decompose(lead, order)
-    suit_en, suit_zh = _SUIT_EN[suit], _SUIT_ZH[suit]
+    suit_en, suit_zh = suit_name(suit), suit_name(suit, "zh")
     if len(units) == 1:
         return ThrowVerdict(
             leader, suit, True, units, (), None, tuple(lead), Penalty("none"),
             (
                 Reason(
                     "throw.single_unit",
-                    f"The lead is one unit ({_unit_en(units[0])}), an ordinary lead: it always stands.",
-                    f"首家出的是单一牌型（{_unit_zh(units[0])}），不是甩牌，总是成立。",
+                    f"The lead is one unit ({unit_name(units[0])}), an ordinary lead: it always stands.",
+                    f"首家出的是单一牌型（{unit_name(units[0], 'zh')}），不是甩牌，总是成立。",
                 ),
             ),
         )

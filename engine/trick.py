@@ -44,12 +44,12 @@ from engine.shapes import (
     describe_pieces,
     layout,
     placements,
-    suit_name,
     take,
     within_copies,
 )
 from engine.trump import SUIT_LABELS, TRUMP, TrumpOrder
 from engine.units import Unit, decompose
+from engine.words import suit_name
 
 ROLES = ("lead", "follow", "ruff", "discard")
 _POINTS = tuple(points(k) for k in range(54))

@@ -144,7 +144,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     serve.add_argument("gunicorn_args", nargs=argparse.REMAINDER)
     args = parser.parse_args(argv)
     if args.command == "audit":
-        return audit_command(args.files, args.lang, sys.stdout, sys.stderr)
+        try:
+            return audit_command(args.files, args.lang, sys.stdout, sys.stderr)
+        except BrokenPipeError:  # the reader (head, less) went away: not an error of ours
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return CLEAN
     return serve_command(args.gunicorn_args)
 
 
