@@ -12,6 +12,7 @@ from engine.cards import CardError, parse_rank
 from engine.trump import Trump
 from service.api import language, load, reason_json, v1, with_language
 from service.fields import CardsField, RulesField, SeatField
+from service.metrics import count_verdict
 from service.render import cards_json
 
 MAX_BID_CARDS = 8  # a bid shows at most 4 copies; a few more still get a copies message
@@ -84,6 +85,7 @@ def post_bid() -> Any:
     body = load(_bid_schema)
     lang = language()
     verdict = judge_bid(body["rules"], body["trump_level"], body["standing"], body["bid"])
+    count_verdict("bid.valid", verdict.valid)
     return with_language(jsonify(_verdict_json(verdict, lang)), lang)
 
 

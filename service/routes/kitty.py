@@ -16,6 +16,7 @@ from engine.errors import InvalidInput, Problem
 from engine.kitty import KittyResult, kitty_from_trick, kitty_result
 from service.api import language, load, reason_json, v1, with_language
 from service.fields import CardsField, PlaysField, RulesField, SeatField, StrictBoolean, TrumpField
+from service.metrics import count_verdict
 from service.render import unit_json
 from service.routes.settle import PointsField
 
@@ -124,4 +125,5 @@ def post_kitty() -> Any:
             won_with_trumps=body.get("won_with_trumps"),
         )
     lang = language()
+    count_verdict("kitty.to", result.to)
     return with_language(jsonify(kitty_json(result, lang)), lang)

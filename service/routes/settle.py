@@ -12,6 +12,7 @@ from engine.cards import RANKS, CardError, parse_rank
 from engine.settle import Settlement, settle
 from service.api import language, load, reason_json, v1, with_language
 from service.fields import RulesField, SeatField
+from service.metrics import count_verdict
 
 POINTS_LIMIT = 1_000_000
 TEAMS = ("0", "1")
@@ -93,4 +94,5 @@ def post_settle() -> Any:
     body = load(_schema)
     result = settle(body["rules"], body["dealer"], body["defender_points"], body["levels"])
     lang = language()
+    count_verdict("settle.outcome", result.outcome)
     return with_language(jsonify(settle_json(result, lang)), lang)

@@ -11,6 +11,7 @@ from engine.throw import Blocker, FailedUnit, Penalty, ThrowVerdict, judge_throw
 from engine.trump import SUIT_LABELS, trump_order
 from service.api import language, load, reason_json, v1, with_language
 from service.fields import CardsField, HandsField, RulesField, SeatField, TrumpField
+from service.metrics import count_verdict
 from service.render import cards_json, unit_json
 
 
@@ -70,4 +71,5 @@ def post_throw() -> Any:
     # the engine's argument names are the request's keys: its paths are already request pointers
     verdict = judge_throw(body["leader"], body["lead"], body["hands"], order, rules)
     lang = language()
+    count_verdict("throw.valid", verdict.valid)
     return with_language(jsonify(throw_json(verdict, lang)), lang)
