@@ -366,17 +366,20 @@ def _check(
 
 def _suit_reason(req: Requirement, got: int) -> Reason:
     en_suit, zh_suit = suit_name(req.suit, "en"), suit_name(req.suit, "zh")
+    def n_cards(n: int) -> str:
+        return f"{n} card{'' if n == 1 else 's'}"
+
     if req.held <= req.lead_cards:
         return Reason(
             "follow.must_follow_suit",
-            f"You hold {req.held} {en_suit}, no more than the {req.lead_cards} cards led: all of them must be "
-            f"played; this play has {got}.",
+            f"You hold only {n_cards(req.held)} in {en_suit} and {n_cards(req.lead_cards)} were led: every one "
+            f"of them must be played; this play has {got}.",
             f"你只有{req.held}张{zh_suit}，不多于首家的{req.lead_cards}张，必须全部跟出；这手牌只出了{got}张。",
         )
     return Reason(
         "follow.must_follow_suit",
-        f"You hold {req.held} {en_suit}: all {req.lead_cards} cards of the follow must be {en_suit}; "
-        f"this play has only {got}.",
+        f"You hold {n_cards(req.held)} in {en_suit}: all {req.lead_cards} cards of the follow must be "
+        f"{en_suit}; this play has only {got}.",
         f"你有{req.held}张{zh_suit}，跟出的{req.lead_cards}张必须都是{zh_suit}；这手牌只有{got}张。",
     )
 
@@ -412,11 +415,11 @@ def _structure_reason(
             shape = Shape(width)
             return Reason(
                 _TUPLE_CODES.get(width, "follow.must_play_tuple"),
-                f"With as many tractor cards, your {en_suit} can supply {shape.counted(want, 'en')} for the "
-                f"lead's {lead_en} (tuples inside its tractors count); this play has "
-                f"{shape.counted(have, 'en') if have else 'none'}.",
-                f"在拖拉机张数相同的前提下，你的{zh_suit}能为首家的{lead_zh}出{shape.counted(want, 'zh')}"
-                f"（拖拉机里的也算）；这手牌只有{shape.counted(have, 'zh') if have else '零个'}。",
+                f"After the tractors, your {en_suit} can still supply {shape.counted(want, 'en')} to the lead "
+                f"({lead_en}; tuples inside its tractors count); this play has "
+                f"{'only ' + shape.counted(have, 'en') if have else 'none'}.",
+                f"在拖拉机张数相同的前提下，你的{zh_suit}还能对首家的{lead_zh}跟出{shape.counted(want, 'zh')}"
+                f"（拖拉机中的也算）；这手牌{'只有' + shape.counted(have, 'zh') if have else '一个也没有'}。",
             )
     raise AssertionError("a worse structure differs somewhere")  # pragma: no cover
 
