@@ -35,3 +35,11 @@ def test_engine_opens_no_files() -> None:
             if isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id in {"open", "print", "input"}
         ]
         assert not calls, f"{path.name} does I/O"
+
+
+def test_engine_is_strictly_typed() -> None:
+    """mypy --strict over engine/ (STACK.md): the rules text keeps its types honest."""
+    from mypy import api
+
+    out, err, status = api.run(["--config-file", str(ENGINE.parent / "pyproject.toml"), str(ENGINE)])
+    assert status == 0, out + err
