@@ -43,3 +43,13 @@ def test_engine_is_strictly_typed() -> None:
 
     out, err, status = api.run(["--config-file", str(ENGINE.parent / "pyproject.toml"), str(ENGINE)])
     assert status == 0, out + err
+
+
+def test_ruff_is_clean() -> None:
+    """The lint rules in pyproject.toml (including the ban on web imports in engine/)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-m", "ruff", "check", "--quiet", str(ENGINE.parent)],
+                          capture_output=True, text=True, cwd=ENGINE.parent)
+    assert done.returncode == 0, done.stdout + done.stderr
