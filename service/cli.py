@@ -29,16 +29,24 @@ from service.errors import messages_to_problems, pointer
 CLEAN, VIOLATIONS, BAD_INPUT = 0, 1, 2
 
 
+class Unreadable(ValueError):
+    """One record that is not JSON; the others are still audited."""
+
+
 def _records(path: str) -> Iterator[tuple[str, Any]]:
-    """(label, parsed JSON) for a .json file (one hand) or JSON Lines (one per line)."""
+    """(label, parsed JSON or Unreadable) for a .json file (one hand) or JSON
+    Lines (one per line, labelled ``file:line``)."""
     with open(path, "rb") as f:
         data = f.read()
-    if not path.endswith((".jsonl", ".ndjson")):
-        yield path, orjson.loads(data)
-        return
-    for number, line in enumerate(data.splitlines(), 1):
-        if line.strip():
-            yield f"{path}:{number}", orjson.loads(line)
+    lines = (
+        [(path, data)] if not path.endswith((".jsonl", ".ndjson"))
+        else [(f"{path}:{n}", line) for n, line in enumerate(data.splitlines(), 1) if line.strip()]
+    )
+    for label, text in lines:
+        try:
+            yield label, orjson.loads(text)
+        except orjson.JSONDecodeError as exc:
+            yield label, Unreadable(str(exc))
 
 
 def load_hand(record: Any) -> dict[str, Any]:
@@ -104,12 +112,16 @@ def audit_command(paths: Sequence[str], lang: str, out: TextIO, err: TextIO) -> 
     for path in paths:
         try:
             records = list(_records(path))
-        except (OSError, orjson.JSONDecodeError) as exc:
+        except OSError as exc:
             err.write(f"{path}: cannot read: {exc}\n")
             status = BAD_INPUT
             continue
         show_progress = err.isatty() and len(records) > 1
         for done, (label, record) in enumerate(records, 1):
+            if isinstance(record, Unreadable):
+                err.write(f"{label}: not JSON: {record}\n")
+                status = BAD_INPUT
+                continue
             try:
                 audit = run_audit(load_hand(record))
             except InvalidInput as exc:

@@ -343,6 +343,16 @@ def test_cli_audit_json_lines(tmp_path: Path, capsys: Any) -> None:
     assert out.count("== ") == 3 and "hands.jsonl:3" in out
 
 
+def test_cli_one_bad_line_does_not_stop_the_others(tmp_path: Path, capsys: Any) -> None:
+    good = orjson.dumps(body(play_hand(preset("one-deck"), 1)))
+    path = tmp_path / "mixed.jsonl"
+    path.write_bytes(b"\n".join([good, b"nonsense", good]))
+    assert cli_main(["audit", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out.count("clean") == 2
+    assert "mixed.jsonl:2: not JSON" in captured.err
+
+
 def test_cli_progress_bar_on_a_terminal(tmp_path: Path) -> None:
     from service.cli import audit_command
 
