@@ -11,7 +11,7 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate
 
-from engine.cards import CardError, parse_card, parse_rank, parse_suit
+from engine.cards import SPELLINGS, CardError, parse_card, parse_rank, parse_suit
 from engine.errors import InvalidInput
 from engine.rules import rules_from_json
 from engine.trump import Trump
@@ -40,6 +40,10 @@ class CardsField(fields.Field):
             raise ValidationError("must be an array of cards such as [\"10H\", \"SJ\"]")
         if len(value) > self.max_cards:
             raise ValidationError(f"at most {self.max_cards} cards")
+        try:  # the usual case: every element a spelling of a card (engine.cards.SPELLINGS)
+            return [SPELLINGS[item] for item in value]
+        except (KeyError, TypeError):  # something else: parse one by one, report each
+            pass
         cards: list[int] = []
         errors: dict[int, list[str]] = {}
         for i, item in enumerate(value):

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import jsonify
 from marshmallow import Schema, ValidationError, fields, validates_schema
 
 from engine.errors import InvalidInput, Problem
 from engine.kitty import KittyResult, kitty_from_trick, kitty_result
-from service.api import language, load, reason_json, v1, with_language
+from service.api import json_response, language, load, reason_json, v1, with_language
 from service.fields import CardsField, PlaysField, RulesField, SeatField, TrumpField
 from service.render import unit_json
 from service.routes.settle import PointsField
@@ -133,4 +132,4 @@ def post_kitty() -> Any:
             won_with_trumps=body.get("won_with_trumps"),
         )
     lang = language()
-    return with_language(jsonify(kitty_json(result, lang)), lang)
+    return with_language(json_response(kitty_json(result, lang)), lang)
