@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import socket
@@ -71,18 +72,39 @@ def gunicorn_workers(master: int) -> list[int]:
         return []
 
 
+def server_cpu_seconds(master: int) -> float:
+    """CPU time of the gunicorn master and all its workers, the dead ones
+    included (a reaped worker's time is in the master's cutime/cstime)."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def times(pid: int, children: bool) -> int:
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            return 0
+        # fields[11:15] = utime stime cutime cstime (stat fields 14-17)
+        return sum(int(x) for x in fields[11 : 15 if children else 13])
+
+    return (times(master, True) + sum(times(w, False) for w in gunicorn_workers(master))) / tick
+
+
 def _ms(text: str) -> float:
     value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()  # type: ignore[union-attr]
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
-def run_wrk(url: str, body: dict | None, seconds: int, connections: int) -> dict[str, float]:
+def run_wrk(url: str, body: dict | None, seconds: int, connections: int, master: int) -> dict[str, float]:
+    """One wrk run: req/s, p50 and p99 (ms), non-2xx count, and the CPU time
+    per request of the server (all gunicorn processes) and of wrk itself, in µs."""
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as lua:
         if body is not None:
             lua.write('wrk.method = "POST"\n')
             lua.write('wrk.headers["Content-Type"] = "application/json"\n')
             lua.write(f"wrk.body = {json.dumps(json.dumps(body))}\n")
         script = lua.name
+    server0 = server_cpu_seconds(master)
+    wrk0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         out = subprocess.run(
             ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", script, url],
@@ -90,11 +112,18 @@ def run_wrk(url: str, body: dict | None, seconds: int, connections: int) -> dict
         ).stdout
     finally:
         os.unlink(script)
+    wrk1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    server = server_cpu_seconds(master) - server0
+    client = (wrk1.ru_utime + wrk1.ru_stime) - (wrk0.ru_utime + wrk0.ru_stime)
+    done = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
     p50 = _ms(re.search(r"^\s*50%[ \t]+(\S+)", out, re.M).group(1))  # type: ignore[union-attr]
     p99 = _ms(re.search(r"^\s*99%[ \t]+(\S+)", out, re.M).group(1))  # type: ignore[union-attr]
     non2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
-    return {"rps": rps, "p50": p50, "p99": p99, "errors": float(non2xx.group(1)) if non2xx else 0.0}
+    return {
+        "rps": rps, "p50": p50, "p99": p99, "errors": float(non2xx.group(1)) if non2xx else 0.0,
+        "server_us": server / done * 1e6, "wrk_us": client / done * 1e6,
+    }
 
 
 def median(values: list[float]) -> float:
@@ -126,8 +155,8 @@ def main() -> None:
             urllib.request.urlopen(req, timeout=5).read()
         for _ in range(args.rounds):
             for name, (path, body) in bodies.items():
-                top = run_wrk(base + "/healthz", None, args.seconds, args.connections)
-                got = run_wrk(base + path, body, args.seconds, args.connections)
+                top = run_wrk(base + "/healthz", None, args.seconds, args.connections, proc.pid)
+                got = run_wrk(base + path, body, args.seconds, args.connections, proc.pid)
                 ceiling.append(top)
                 runs[name].append(got)
                 ratios[name].append(got["rps"] / top["rps"])
@@ -137,14 +166,20 @@ def main() -> None:
         proc.wait(timeout=30)
     print(f"gunicorn workers: {workers}; wrk -t2 -c{args.connections}, {args.seconds} s per measurement, "
           f"{args.rounds} rounds of (ceiling, endpoint) pairs; figures are medians over the rounds")
-    print(f"{'endpoint':44} {'req/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'ratio':>6} {'ratio range':>12} {'non-2xx':>8}")
+    print("ratio: req/s over the ceiling's in the same pair; cpu ratio: (server + wrk CPU per request) of the "
+          "ceiling over the endpoint's, what the req/s ratio is on two otherwise idle cores")
+    print(f"{'endpoint':44} {'req/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'ratio':>6} {'range':>9} "
+          f"{'server µs':>9} {'wrk µs':>7} {'cpu ratio':>9} {'non-2xx':>7}")
+    top_cpu = median([x["server_us"] + x["wrk_us"] for x in ceiling])
 
     def row(name: str, rs: list[dict[str, float]], rat: list[float] | None) -> None:
-        r = {k: median([x[k] for x in rs]) for k in ("rps", "p50", "p99")}
+        r = {k: median([x[k] for x in rs]) for k in ("rps", "p50", "p99", "server_us", "wrk_us")}
         errors = sum(x["errors"] for x in rs)
         ratio = f"{median(rat):6.0%}" if rat else f"{'100%':>6}"
         span = f"{min(rat):.0%}–{max(rat):.0%}" if rat else ""
-        print(f"{name:44} {r['rps']:7.0f} {r['p50']:7.2f} {r['p99']:7.2f} {ratio} {span:>12} {errors:8.0f}")
+        cpu = top_cpu / median([x["server_us"] + x["wrk_us"] for x in rs])
+        print(f"{name:44} {r['rps']:7.0f} {r['p50']:7.2f} {r['p99']:7.2f} {ratio} {span:>9} "
+              f"{r['server_us']:9.0f} {r['wrk_us']:7.0f} {cpu:9.0%} {errors:7.0f}")
 
     row("GET /healthz (ceiling)", ceiling, None)
     for name in bodies:

@@ -143,6 +143,9 @@ def card_str(card: int) -> str:
     return RANKS[card % 13] + SUITS[card // 13]
 
 
+CARD_NAMES: tuple[str, ...] = tuple(card_str(k) for k in range(KINDS))
+"""``card_str`` of every kind, by kind (what responses print, looked up)."""
+
 SPELLINGS: dict[str, int] = _spellings()
 """Spelling → card for every accepted notation (API.md "Card"): the parse's fast path."""
 
