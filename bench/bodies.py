@@ -1,13 +1,134 @@
-"""Realistic request bodies for the HTTP benchmark, one per endpoint."""
+"""Realistic request bodies for the HTTP benchmark, one or two per endpoint.
+
+Hands are dealt from a fixed seed (the same bodies on every run), around the
+cards a case needs: a tractor lead and the follower's holding of the led suit.
+Follows and trick plays are real plays (the engine's own example follow where
+a play must be legal), so the engine does the work of a real table.
+
+``BODIES`` maps a label to ``(path, body)``; bench/load.py loads every one.
+"""
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from typing import Any
 
-BODIES: dict[str, tuple[str, dict[str, Any]]] = {
+from engine.cards import KINDS, card_str, parse_card
+
+Body = dict[str, Any]
+
+
+def _cards(text: str) -> list[int]:
+    return [parse_card(c) for c in text.split()]
+
+
+def _strs(cards: list[int]) -> list[str]:
+    return [card_str(c) for c in cards]
+
+
+def _deal(seed: int, decks: int, fixed: list[list[int]], sizes: list[int], avoid: int | None = None) -> list[list[int]]:
+    """Hands of ``sizes`` cards, hand i holding ``fixed[i]`` plus cards dealt at
+    random (seeded) from what the decks have left, none of the printed suit
+    ``avoid`` (so a case's holding of the led suit is exactly what it says)."""
+    pack = Counter({k: decks for k in range(KINDS)})
+    for cards in fixed:
+        pack.subtract(cards)
+    assert min(pack.values()) >= 0, "a case uses more copies than the decks hold"
+    rest = [c for c in sorted(pack.elements()) if avoid is None or c >= 52 or c // 13 != avoid]
+    random.Random(seed).shuffle(rest)
+    hands = []
+    for cards, size in zip(fixed, sizes, strict=True):
+        take = size - len(cards)
+        hands.append(cards + rest[:take])
+        rest = rest[take:]
+    return hands
+
+
+# --- /v1/follow --------------------------------------------------------------------------------
+
+# Two decks, playing 5 with hearts trump: a 2-pair tractor 9S9S 10S10S led; the
+# follower's 25 cards hold a pair and three more spades (a pair must follow).
+FOLLOW_2_LEAD = "9S 9S 10S 10S"
+FOLLOW_2_HAND, = _deal(25, 2, [_cards("KS KS 7S 4S 3S JH JH 5C 5C QD")], [25], avoid=0)
+
+# Four decks (four-deck-cgc, 52-card hands), playing 3 with clubs trump: a
+# 2-pair x 4 tractor 6S..9S led (8 cards); the follower holds a triple, pairs
+# and singles of spades.
+FOLLOW_4_LEAD = "6S 6S 7S 7S 8S 8S 9S 9S"
+FOLLOW_4_HAND, = _deal(52, 4, [_cards("AS AS AS QS QS JS JS 10S 5S 5S 4S 2S KH KH KH")], [52], avoid=0)
+
+# --- /v1/throw ---------------------------------------------------------------------------------
+
+# Four decks, playing 5 with hearts trump: AAA KKK 99 44 7 6 of spades (five
+# units) thrown against three 52-card hands (as bench/engine.py's throw rows).
+THROW_LEAD = "AS AS AS KS KS KS 9S 9S 4S 4S 7S 6S"
+THROW_HANDS = _deal(12, 4, [[], [], [], _cards(THROW_LEAD)], [52, 52, 52, 12])[:3]
+
+# --- /v1/trick ---------------------------------------------------------------------------------
+
+# Two decks, playing 10 with hearts trump: seat 1 leads a tractor 7D7D 8D8D;
+# seat 2 follows with a pair and two singles, seat 3 ruffs with a trump
+# tractor, seat 0 discards.  With the four hands (25 cards) every follow is judged.
+TRICK_PLAYS = ["7D 7D 8D 8D", "QD QD 3D 5D", "JH JH QH QH", "4S 5C 6C 9C"]
+TRICK_HANDS = _deal(
+    10, 2,
+    [_cards("4S 5C 6C 9C"), _cards("7D 7D 8D 8D"), _cards("QD QD 3D 5D"), _cards("JH JH QH QH")],
+    [25, 25, 25, 25], avoid=3,
+)
+
+
+BODIES: dict[str, tuple[str, Body]] = {
     "POST /v1/analyze (two-deck throw)": (
         "/v1/analyze",
         {"rules": "two-deck", "trump": {"level": "10", "suit": "H"},
          "cards": ["10H", "10H", "10S", "10S", "AH", "AH", "BJ", "KH", "QH", "QH"]},
     ),
+    "POST /v1/follow (two-deck, 25-card hand)": (
+        "/v1/follow",
+        {"rules": "two-deck", "trump": {"level": "5", "suit": "H"},
+         "lead": FOLLOW_2_LEAD.split(), "hand": _strs(FOLLOW_2_HAND),
+         "play": ["KS", "KS", "7S", "4S"]},
+    ),
+    "POST /v1/follow (four-deck, 52-card hand)": (
+        "/v1/follow",
+        {"rules": "four-deck-cgc", "trump": {"level": "3", "suit": "C"},
+         "lead": FOLLOW_4_LEAD.split(), "hand": _strs(FOLLOW_4_HAND),
+         "play": ["AS", "AS", "QS", "QS", "JS", "JS", "5S", "5S"]},
+    ),
+    "POST /v1/trick (two-deck, with hands)": (
+        "/v1/trick",
+        {"rules": "two-deck", "trump": {"level": "10", "suit": "H"}, "leader": 1,
+         "plays": [p.split() for p in TRICK_PLAYS], "hands": {str(s): _strs(h) for s, h in enumerate(TRICK_HANDS)}},
+    ),
+    "POST /v1/throw (four-deck, 12 cards)": (
+        "/v1/throw",
+        {"rules": "four-deck", "trump": {"level": "5", "suit": "H"}, "leader": 0,
+         "lead": THROW_LEAD.split(),
+         "hands": {str(s + 1): _strs(h) for s, h in enumerate(THROW_HANDS)}},
+    ),
+    "POST /v1/kitty (last trick)": (
+        "/v1/kitty",
+        {"rules": "two-deck", "trump": {"level": "10", "suit": "H"}, "dealer": 0,
+         "kitty": ["KS", "10D", "5C", "3C", "4D", "6S", "7S", "8C"],
+         "last_trick": {"leader": 1, "plays": [["AC", "AC"], ["3C", "4C"], ["2H", "2H"], ["9C", "JC"]]}},
+    ),
+    "POST /v1/settle": (
+        "/v1/settle",
+        {"rules": "two-deck", "dealer": 0, "defender_points": 85, "levels": {"0": "5", "1": "7"}},
+    ),
+    "POST /v1/bid (overcall with a pair)": (
+        "/v1/bid",
+        {"rules": "two-deck", "trump_level": "10", "standing": {"seat": 0, "cards": ["10H"]},
+         "bid": {"seat": 1, "cards": ["10S", "10S"]}},
+    ),
+    "POST /v1/bid/resolve (four bids)": (
+        "/v1/bid/resolve",
+        {"rules": "two-deck", "trump_level": "10",
+         "bids": [{"seat": 0, "cards": ["10H"]}, {"seat": 1, "cards": ["10S", "10S"]},
+                  {"seat": 2, "cards": ["10C"]}, {"seat": 3, "cards": ["SJ", "SJ"]}],
+         "kitty": ["3S", "4S", "5H", "6H", "7C", "8C", "9D", "JD"]},
+    ),
+    # --- /v1/hand (issue 5, whole-hand audit): its body goes here at merge time -----------------
+    # "POST /v1/hand (two-deck, whole hand)": ("/v1/hand", {...a whole two-deck hand...}),
 }

@@ -1,8 +1,8 @@
 """Engine-only timings: python bench/engine.py [--runs N] [--seed S] [--only NAME].
 
-One function per measured operation (``follow_check``, ``trick_resolution``;
-others add theirs to ``SECTIONS``), each returning table rows; ``main`` prints
-the table.  Every timed call gets a fresh random deal, and the engine's
+One function per measured operation (``follow_check``, ``trick_resolution``,
+``throw_check``; others add theirs to ``SECTIONS``), each returning table rows;
+``main`` prints the table.  Every timed call gets a fresh random deal, and the engine's
 per-hand caches are cleared before it, so the figures are for a hand the
 engine has never seen (trump orders and suit layouts stay warm, as in a
 running service).  Figures are microseconds per call: median, 90th and 99th
@@ -28,7 +28,8 @@ if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
 elif str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from engine import follow, generic, trick  # noqa: E402
+from engine import follow, generic, throw, trick, units  # noqa: E402
+from engine.cards import KINDS, parse_card  # noqa: E402
 from engine.rules import Rules, preset  # noqa: E402
 from engine.trump import TRUMP, Trump, TrumpOrder, trump_order  # noqa: E402
 from engine.units import decompose  # noqa: E402
@@ -70,7 +71,9 @@ HEADER = ["operation", "preset", "lead", "n", "hand", "runs", "median", "p90", "
 
 def cold() -> None:
     """Forget every per-hand cache of the engine (not the trump orders)."""
-    for fn in (follow._obligation_for, follow._first_step, generic._generic_score, trick._arrangements):
+    for fn in (
+        follow._obligation_for, follow._first_step, generic._generic_score, trick._arrangements, units._decompose
+    ):
         fn.cache_clear()
 
 
@@ -206,9 +209,41 @@ def trick_resolution(runs: int, rng: random.Random) -> list[Row]:
     return rows
 
 
+# RULES §4: the issue's case, AAA KKK 99 44 7 6 of spades (five units), playing 5 with hearts trump
+THROW_LEAD = "AS AS AS KS KS KS 9S 9S 4S 4S 7S 6S"
+THROWS: list[tuple[str, str, Trump, int, str]] = [
+    # (preset, lead, trump, hand size, label): the other seats' hands are dealt from the rest of the decks
+    ("two-deck", "AS KS KS 9S 9S 4S", Trump(3, 1), 25, "pair + pair + singles"),
+    ("four-deck", THROW_LEAD, Trump(3, 1), 52, "AAA KKK 99 44 7 6"),
+    ("four-deck-cgc", THROW_LEAD, Trump(3, 1), 52, "AAA KKK 99 44 7 6"),
+]
+
+
+def throw_check(runs: int, rng: random.Random) -> list[Row]:
+    """judge_throw: a fixed lead against the three other seats' whole hands,
+    dealt afresh for every call from the cards the lead leaves (about half the
+    deals beat the four-deck throw somewhere, so both verdicts are timed)."""
+    rows = []
+    for name, text, trump, size, label in THROWS:
+        rules = preset(name)
+        order = trump_order(trump, rules)
+        lead = [parse_card(c) for c in text.split()]
+        pack = [k for k in range(KINDS) for _ in range(rules.decks)]
+        for card in lead:
+            pack.remove(card)
+        times = []
+        for _ in range(runs):
+            rng.shuffle(pack)
+            hands = {seat: pack[(seat - 1) * size : seat * size] for seat in (1, 2, 3)}
+            times.append(timed(throw.judge_throw, 0, lead, hands, order, rules))
+        rows.append(Row("throw", name, label, len(lead), size, tuple(times)))
+    return rows
+
+
 SECTIONS: dict[str, Callable[[int, random.Random], list[Row]]] = {
     "follow": follow_check,
     "trick": trick_resolution,
+    "throw": throw_check,
 }
 
 

@@ -6,7 +6,12 @@ realistic bodies (bench/bodies.py), and in the same run loads ``GET /healthz``
 as the ceiling of the HTTP stack.  Prints requests/s, p50 and p99 per endpoint
 and each endpoint's ratio to the ceiling, then stops gunicorn by its PID.
 
-    python bench/load.py [--seconds 10] [--connections 16] [--workers N]
+The machine may be shared, so the ceiling is measured right before every
+endpoint (a pair), in ``--rounds`` rounds: an endpoint's ratio is the median
+of its pairs' ratios (the range over the rounds is printed too), and its
+figures are the medians over the rounds.
+
+    python bench/load.py [--seconds 4] [--rounds 3] [--connections 8] [--workers N] [--only LABELS]
 """
 
 from __future__ import annotations
@@ -15,9 +20,11 @@ import argparse
 import json
 import os
 import re
+import resource
 import shutil
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -56,18 +63,48 @@ def start_gunicorn(port: int, workers: int | None) -> subprocess.Popen[bytes]:
     raise SystemExit("gunicorn did not become ready")
 
 
+def gunicorn_workers(master: int) -> list[int]:
+    """PIDs of the master's worker processes (its children)."""
+    try:
+        with open(f"/proc/{master}/task/{master}/children", encoding="ascii") as f:
+            return [int(p) for p in f.read().split()]
+    except OSError:  # no /proc: unknown
+        return []
+
+
+def server_cpu_seconds(master: int) -> float:
+    """CPU time of the gunicorn master and all its workers, the dead ones
+    included (a reaped worker's time is in the master's cutime/cstime)."""
+    tick = os.sysconf("SC_CLK_TCK")
+
+    def times(pid: int, children: bool) -> int:
+        try:
+            with open(f"/proc/{pid}/stat", encoding="ascii") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:  # gone meanwhile
+            return 0
+        # fields[11:15] = utime stime cutime cstime (stat fields 14-17)
+        return sum(int(x) for x in fields[11 : 15 if children else 13])
+
+    return (times(master, True) + sum(times(w, False) for w in gunicorn_workers(master))) / tick
+
+
 def _ms(text: str) -> float:
     value, unit = re.match(r"([\d.]+)(us|ms|s)", text).groups()  # type: ignore[union-attr]
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
-def run_wrk(url: str, body: dict | None, seconds: int, connections: int) -> dict[str, float]:
+def run_wrk(url: str, body: dict | None, seconds: int, connections: int, master: int) -> dict[str, float]:
+    """One wrk run: req/s, p50 and p99 (ms), non-2xx count, and the CPU time
+    per request of the server (all gunicorn processes) and of wrk itself, in µs."""
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as lua:
         if body is not None:
             lua.write('wrk.method = "POST"\n')
             lua.write('wrk.headers["Content-Type"] = "application/json"\n')
             lua.write(f"wrk.body = {json.dumps(json.dumps(body))}\n")
         script = lua.name
+    server0 = server_cpu_seconds(master)
+    wrk0 = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         out = subprocess.run(
             ["wrk", "-t2", f"-c{connections}", f"-d{seconds}s", "--latency", "-s", script, url],
@@ -75,44 +112,78 @@ def run_wrk(url: str, body: dict | None, seconds: int, connections: int) -> dict
         ).stdout
     finally:
         os.unlink(script)
+    wrk1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+    server = server_cpu_seconds(master) - server0
+    client = (wrk1.ru_utime + wrk1.ru_stime) - (wrk0.ru_utime + wrk0.ru_stime)
+    done = int(re.search(r"(\d+) requests in", out).group(1))  # type: ignore[union-attr]
     rps = float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))  # type: ignore[union-attr]
-    p50 = _ms(re.search(r"50%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
-    p99 = _ms(re.search(r"99%\s+(\S+)", out).group(1))  # type: ignore[union-attr]
+    p50 = _ms(re.search(r"^\s*50%[ \t]+(\S+)", out, re.M).group(1))  # type: ignore[union-attr]
+    p99 = _ms(re.search(r"^\s*99%[ \t]+(\S+)", out, re.M).group(1))  # type: ignore[union-attr]
     non2xx = re.search(r"Non-2xx or 3xx responses:\s+(\d+)", out)
-    return {"rps": rps, "p50": p50, "p99": p99, "errors": float(non2xx.group(1)) if non2xx else 0.0}
+    return {
+        "rps": rps, "p50": p50, "p99": p99, "errors": float(non2xx.group(1)) if non2xx else 0.0,
+        "server_us": server / done * 1e6, "wrk_us": client / done * 1e6,
+    }
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=int, default=10)
-    parser.add_argument("--connections", type=int, default=16)
-    parser.add_argument("--workers", type=int, default=None)
-    parser.add_argument("--only", default=None, help="comma-separated body names")
+    parser.add_argument("--seconds", type=int, default=4, help="wrk duration of each measurement")
+    parser.add_argument("--rounds", type=int, default=3, help="(ceiling, endpoint) pairs per endpoint")
+    parser.add_argument("--connections", type=int, default=8)
+    parser.add_argument("--workers", type=int, default=None, help="default: gunicorn.conf.py's")
+    parser.add_argument("--only", default=None, help="comma-separated label prefixes of bench/bodies.py")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("wrk is not installed (apt-get install wrk)")
+    wanted = [w.strip() for w in args.only.split(",")] if args.only else None
+    bodies = {name: pb for name, pb in BODIES.items() if not wanted or any(name.startswith(w) for w in wanted)}
     port = free_port()
     proc = start_gunicorn(port, args.workers)
     base = f"http://127.0.0.1:{port}"
+    ceiling: list[dict[str, float]] = []
+    runs: dict[str, list[dict[str, float]]] = {name: [] for name in bodies}
+    ratios: dict[str, list[float]] = {name: [] for name in bodies}
     try:
-        for path, body in BODIES.values():  # every body must be a 200 before we time it
+        for path, body in bodies.values():  # every body must be a 200 before we time it
             req = urllib.request.Request(base + path, data=json.dumps(body).encode(),
                                          headers={"Content-Type": "application/json"})
             urllib.request.urlopen(req, timeout=5).read()
-        rows = [("GET /healthz (ceiling)", run_wrk(base + "/healthz", None, args.seconds, args.connections))]
-        wanted = set(args.only.split(",")) if args.only else None
-        for name, (path, body) in BODIES.items():
-            if wanted and name not in wanted:
-                continue
-            rows.append((name, run_wrk(base + path, body, args.seconds, args.connections)))
+        for _ in range(args.rounds):
+            for name, (path, body) in bodies.items():
+                top = run_wrk(base + "/healthz", None, args.seconds, args.connections, proc.pid)
+                got = run_wrk(base + path, body, args.seconds, args.connections, proc.pid)
+                ceiling.append(top)
+                runs[name].append(got)
+                ratios[name].append(got["rps"] / top["rps"])
+        workers = len(gunicorn_workers(proc.pid))
     finally:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)
-    ceiling = rows[0][1]["rps"]
-    print(f"{'endpoint':44} {'req/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'ratio':>7} {'non-2xx':>8}")
-    for name, r in rows:
-        print(f"{name:44} {r['rps']:9.0f} {r['p50']:8.2f} {r['p99']:8.2f} {r['rps'] / ceiling:7.0%} {r['errors']:8.0f}")
+    print(f"gunicorn workers: {workers}; wrk -t2 -c{args.connections}, {args.seconds} s per measurement, "
+          f"{args.rounds} rounds of (ceiling, endpoint) pairs; figures are medians over the rounds")
+    print("ratio: req/s over the ceiling's in the same pair; cpu ratio: (server + wrk CPU per request) of the "
+          "ceiling over the endpoint's, what the req/s ratio is on two otherwise idle cores")
+    print(f"{'endpoint':44} {'req/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'ratio':>6} {'range':>9} "
+          f"{'server µs':>9} {'wrk µs':>7} {'cpu ratio':>9} {'non-2xx':>7}")
+    top_cpu = median([x["server_us"] + x["wrk_us"] for x in ceiling])
 
+    def row(name: str, rs: list[dict[str, float]], rat: list[float] | None) -> None:
+        r = {k: median([x[k] for x in rs]) for k in ("rps", "p50", "p99", "server_us", "wrk_us")}
+        errors = sum(x["errors"] for x in rs)
+        ratio = f"{median(rat):6.0%}" if rat else f"{'100%':>6}"
+        span = f"{min(rat):.0%}–{max(rat):.0%}" if rat else ""
+        cpu = top_cpu / median([x["server_us"] + x["wrk_us"] for x in rs])
+        print(f"{name:44} {r['rps']:7.0f} {r['p50']:7.2f} {r['p99']:7.2f} {ratio} {span:>9} "
+              f"{r['server_us']:9.0f} {r['wrk_us']:7.0f} {cpu:9.0%} {errors:7.0f}")
+
+    row("GET /healthz (ceiling)", ceiling, None)
+    for name in bodies:
+        row(name, runs[name], ratios[name])
 
 if __name__ == "__main__":
     main()

@@ -58,6 +58,9 @@ def _upper(text: str) -> str:
 
 def parse_rank(text: str) -> int:
     """``"10"``/``"T"``/``"q"`` → rank index (0 = 2, 12 = A)."""
+    rank = _RANK_ALIASES.get(text)  # already upper case: the usual spelling
+    if rank is not None:
+        return rank
     key = _upper(text)
     if key in _RANK_ALIASES:
         return _RANK_ALIASES[key]
@@ -66,6 +69,9 @@ def parse_rank(text: str) -> int:
 
 def parse_suit(text: str) -> int:
     """``"H"``/``"h"``/``"♥"`` → suit index (S=0, H=1, C=2, D=3)."""
+    suit = _SUIT_ALIASES.get(text)  # already upper case: the usual spelling
+    if suit is not None:
+        return suit
     key = _upper(text)
     if key in _SUIT_ALIASES:
         return _SUIT_ALIASES[key]
@@ -80,6 +86,14 @@ def parse_card(text: object) -> int:
     """
     if not isinstance(text, str):
         raise CardError(f"a card must be a string such as \"10H\", not {type(text).__name__}")
+    card = SPELLINGS.get(text)
+    if card is not None:
+        return card
+    return _parse_card(text)
+
+
+def _parse_card(text: str) -> int:
+    """The parse itself (``parse_card`` looks the usual spellings up first)."""
     key = _upper(text)
     if key in _JOKER_ALIASES:
         return _JOKER_ALIASES[key]
@@ -94,6 +108,32 @@ def parse_card(text: object) -> int:
     )
 
 
+def _spellings() -> dict[str, int]:
+    """Every spelling ``_parse_card`` accepts, with its card: the rank and suit
+    aliases in every ASCII case, rank before suit, and the jokers' names.  The
+    values are ``_parse_card``'s own answers, so a lookup here and the parse
+    agree by construction (tests/test_cards.py also checks it exhaustively)."""
+    def cases(word: str) -> set[str]:
+        out = {""}
+        for ch in word:
+            out = {o + c for o in out for c in {ch, ch.lower(), ch.upper()} if c.isascii() or c == ch}
+        return out
+
+    words: set[str] = set()
+    for rank in _RANK_ALIASES:
+        for suit in _SUIT_ALIASES:
+            words |= cases(rank + suit)
+    for joker in _JOKER_ALIASES:
+        words |= cases(joker)
+    table: dict[str, int] = {}
+    for word in sorted(words):
+        try:
+            table[word] = _parse_card(word)
+        except CardError:
+            pass
+    return table
+
+
 def card_str(card: int) -> str:
     """Canonical notation: ``"10H"``, ``"AS"``, ``"SJ"``, ``"BJ"``."""
     if card == SMALL_JOKER:
@@ -101,6 +141,13 @@ def card_str(card: int) -> str:
     if card == BIG_JOKER:
         return "BJ"
     return RANKS[card % 13] + SUITS[card // 13]
+
+
+CARD_NAMES: tuple[str, ...] = tuple(card_str(k) for k in range(KINDS))
+"""``card_str`` of every kind, by kind (what responses print, looked up)."""
+
+SPELLINGS: dict[str, int] = _spellings()
+"""Spelling → card for every accepted notation (API.md "Card"): the parse's fast path."""
 
 
 def card_name_zh(card: int) -> str:

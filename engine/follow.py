@@ -64,6 +64,7 @@ from engine.shapes import (
     describe_pieces,
     fill,
     form,
+    in_hand,
     layout,
     placed_cards,
     within_copies,
@@ -101,6 +102,9 @@ class Structure:
 
     def text(self, language: str = "en") -> str:
         """``step 3 of 18: a 2-pair tractor + 2 pairs + 2 singles``."""
+        return _structure_text(self, language)
+
+    def _text(self, language: str) -> str:
         joiner = " 或 " if language == "zh" else " or "
         shapes = joiner.join(
             describe_pieces(alt, self.cards - sum(s.size for s in alt), language) for alt in self.alternatives
@@ -123,15 +127,27 @@ class Structure:
         }
 
 
+@lru_cache(maxsize=4096)
+def _structure_text(structure: Structure, language: str) -> str:
+    """``Structure.text``, cached by value: a few texts recur in every hand."""
+    return structure._text(language)
+
+
 def _alternative_json(alt: tuple[Shape, ...], n: int) -> dict[str, Any]:
+    shapes, singles = _alternative_shapes(alt, n)
+    return {"shapes": [{"width": w, "length": length, "count": c} for w, length, c in shapes], "singles": singles}
+
+
+@lru_cache(maxsize=4096)
+def _alternative_shapes(alt: tuple[Shape, ...], n: int) -> tuple[tuple[tuple[int, int, int], ...], int]:
+    """An alternative's shapes as (width, length, count), largest first, and its singles."""
     counts = Counter(alt)
-    return {
-        "shapes": [
-            {"width": s.width, "length": s.length, "count": c}
-            for s, c in sorted(counts.items(), key=lambda kv: (-kv[0].size, -kv[0].width))
-        ],
-        "singles": n - sum(s.size for s in alt),
-    }
+    return (
+        tuple(
+            (s.width, s.length, c) for s, c in sorted(counts.items(), key=lambda kv: (-kv[0].size, -kv[0].width))
+        ),
+        n - sum(s.size for s in alt),
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,6 +167,9 @@ class Requirement:
 
     def describe(self) -> Reason:
         """The obligation in words (code ``follow.required``)."""
+        return _describe_requirement(self)
+
+    def _describe(self) -> Reason:
         en_suit, zh_suit = suit_name(self.suit, "en"), suit_name(self.suit, "zh")
         if self.rule == "all_suit_cards":
             rest = self.lead_cards - self.held
@@ -182,6 +201,12 @@ class Requirement:
         )
         out["rule"] = self.rule
         return out
+
+
+@lru_cache(maxsize=4096)
+def _describe_requirement(req: Requirement) -> Reason:
+    """``Requirement.describe``, cached by value (the wording depends on nothing else)."""
+    return req._describe()
 
 
 @dataclass(frozen=True, slots=True)
@@ -344,19 +369,20 @@ def _check(
             problems.append(
                 Problem(("play",), f"the play has {len(play)} cards; the lead has {len(lead)}: play as many as led")
             )
-        left = Counter(hand)
-        for j, card in enumerate(play):
-            if left[card] <= 0:
-                held = Counter(hand)[card]
-                problems.append(
-                    Problem(
-                        ("play", j),
-                        f"{card_str(card)} is not in the hand"
-                        if not held
-                        else f"the play has more {card_str(card)} than the hand's {held}",
+        if not in_hand(play, hand):
+            left = Counter(hand)
+            for j, card in enumerate(play):
+                if left[card] <= 0:
+                    held = Counter(hand)[card]
+                    problems.append(
+                        Problem(
+                            ("play", j),
+                            f"{card_str(card)} is not in the hand"
+                            if not held
+                            else f"the play has more {card_str(card)} than the hand's {held}",
+                        )
                     )
-                )
-            left[card] -= 1
+                left[card] -= 1
     if problems:
         raise InvalidInput(problems)
 
@@ -449,17 +475,25 @@ def judge_follow(
     hand_t = tuple(hand)
     play_t = None if play is None else tuple(play)
     _check(lead_t, hand_t, play_t, order, rules)
-    suit = order.suit[lead_t[0]]
+    return judge_checked(lead_t, hand_t, play_t, order, rules)
+
+
+def judge_checked(
+    lead_t: tuple[int, ...], hand_t: tuple[int, ...], play_t: tuple[int, ...] | None, order: TrumpOrder, rules: Rules
+) -> FollowVerdict:
+    """``judge_follow`` on input that passes its checks (``resolve_trick`` checks
+    the whole trick first, which implies every follow's checks)."""
+    suit_of = order.suit
+    suit = suit_of[lead_t[0]]
     lay = layout(order, suit)
     n = len(lead_t)
-    counts = lay.counts(c for c in hand_t if order.suit[c] == suit)
+    counts = lay.counts([c for c in hand_t if suit_of[c] == suit])
     ob = _obligation(order, tuple(sorted(lead_t)), counts, rules)
     req = ob.requirement
     lead_units = decompose(lead_t, order)
     example = list(ob.suit_example)
     if len(example) < n:
-        others = Counter(c for c in hand_t if order.suit[c] != suit)
-        rest = sorted(others.elements(), key=lambda c: (order.power[c], order.suit[c], c))
+        rest = sorted([c for c in hand_t if suit_of[c] != suit], key=_lowest_first(order).__getitem__)
         example += rest[: n - len(example)]
     example_t = tuple(order.sorted(example))
     if play_t is None:
@@ -485,6 +519,16 @@ def judge_follow(
     return FollowVerdict(legal, req, reasons, example_t, lead_units, reached)
 
 
+@lru_cache(maxsize=4096)
+def _lowest_first(order: TrumpOrder) -> tuple[int, ...]:
+    """Per kind, its place when the cards a short suit leaves to choose from are
+    taken lowest first: by power, then effective suit, then kind."""
+    place = [0] * len(order.power)
+    for i, kind in enumerate(sorted(range(len(order.power)), key=lambda c: (order.power[c], order.suit[c], c))):
+        place[kind] = i
+    return tuple(place)
+
+
 def _vector(s: Structure) -> Vector:
     return ((s.tractor_cards or 0), *(c for _, c in s.tuples))
 
@@ -503,6 +547,7 @@ __all__ = [
     "Structure",
     "first_step",
     "generic_score",
+    "judge_checked",
     "judge_follow",
     "lead_shape",
     "suit_counts",

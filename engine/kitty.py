@@ -33,6 +33,7 @@ from engine.cards import check_copies, total_points
 from engine.errors import InvalidInput, Problem
 from engine.reasons import Reason
 from engine.rules import Rules
+from engine.trick import resolve_trick
 from engine.trump import TRUMP, Trump, TrumpOrder, trump_order
 from engine.units import Unit, decompose
 from engine.words import unit_name
@@ -425,11 +426,7 @@ def kitty_from_trick(
     trumps is read off the winning play.  Error paths are relative to the
     request root (``last_trick/plays/i/j``).
 
-    Needs ``engine.trick`` (``resolve_trick``); imported here so this module
-    works without it.
     """
-    from engine.trick import resolve_trick  # the trick engine (RULES §6)
-
     order = trump_order(trump, rules)
     check_copies(
         [(("kitty",), kitty)] + [(("last_trick", "plays", i), list(p)) for i, p in enumerate(plays)],

@@ -67,6 +67,12 @@ SINGLE = Shape(1, 1)
 
 def describe_pieces(pieces: Iterable[Shape], singles: int, language: str = "en") -> str:
     """``a 2-pair tractor + a pair + 2 singles`` / ``一个两连拖 + 一对 + 两张单牌``."""
+    return _describe_pieces(tuple(pieces), singles, language)
+
+
+@lru_cache(maxsize=4096)
+def _describe_pieces(pieces: tuple[Shape, ...], singles: int, language: str) -> str:
+    """``describe_pieces``, cached: the same few descriptions recur in every hand."""
     counts: dict[Shape, int] = {}
     for piece in pieces:
         counts[piece] = counts.get(piece, 0) + 1
@@ -283,4 +289,12 @@ def within_copies(decks: int, *card_sets: Sequence[int]) -> bool:
         for c in cards:
             seen[c] += 1
     return max(seen) <= decks
+
+
+def in_hand(cards: Sequence[int], hand: Sequence[int]) -> bool:
+    """Is every card of ``cards`` in ``hand``, copies counted?  (A fast
+    pre-check; the callers word a problem per missing card.)"""
+    if len(cards) == 1:
+        return cards[0] in hand
+    return all(cards.count(c) <= hand.count(c) for c in set(cards))
 

@@ -34,7 +34,7 @@ from functools import lru_cache
 
 from engine.cards import card_str, check_copies, points
 from engine.errors import InvalidInput, Problem
-from engine.follow import FollowVerdict, judge_follow
+from engine.follow import FollowVerdict, judge_checked
 from engine.reasons import Reason
 from engine.rules import Rules
 from engine.shapes import (
@@ -42,6 +42,7 @@ from engine.shapes import (
     Placed,
     Shape,
     describe_pieces,
+    in_hand,
     layout,
     placements,
     take,
@@ -355,7 +356,7 @@ def _check(
             problems += exc.problems
     for i, play in enumerate(plays):
         seat = (leader + i) % 4
-        if hands is None or seat not in hands:
+        if hands is None or seat not in hands or in_hand(play, hands[seat]):
             continue
         left = Counter(hands[seat])
         for j, card in enumerate(play):
@@ -387,7 +388,8 @@ class _LeadWords:
     shape_zh: str
 
 
-def _lead_words(units: Sequence[Unit]) -> _LeadWords:
+@lru_cache(maxsize=4096)
+def _lead_words(units: tuple[Unit, ...]) -> _LeadWords:
     shapes = [Shape(u.width, u.length) for u in units if u.width > 1]
     singles = sum(1 for u in units if u.width == 1)
     suit = units[0].suit
@@ -513,7 +515,7 @@ def resolve_trick(
                 else:
                     reasons.append(_THROW_NOT_JUDGED)
             else:
-                follow = judge_follow(lead, hands[seat], play, order, rules)
+                follow = judge_checked(lead, tuple(hands[seat]), tuple(play), order, rules)  # _check covered it
                 legal = follow.legal
                 reasons += follow.reasons
         verdicts.append(

@@ -19,6 +19,7 @@ ranks A..2.  A plain suit runs A..2 skipping the level and constant ranks.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -56,18 +57,25 @@ class TrumpOrder:
     steps: tuple[tuple[tuple[int, ...], ...], ...]  # per effective suit: kinds at each step
     chains: tuple[tuple[tuple[int, ...], ...], ...]  # per effective suit: sequences of linkable steps
     chain_values: tuple[tuple[tuple[int, ...], ...], ...]  # aligned with chains: strength of each position
+    rank: tuple[int, ...]  # per kind: its place in ``sort_key`` order (``sorted`` sorts by it)
 
     def is_trump(self, card: int) -> bool:
         return self.suit[card] == TRUMP
 
     def sort_key(self, card: int) -> tuple[int, int, int]:
         """Sorts high → low: trumps first, then S, H, C, D; by power; then by kind."""
-        eff = self.suit[card]
-        return (0 if eff == TRUMP else 1 + eff, -self.power[card], card)
+        return _display_key(self.suit[card], self.power[card], card)
 
-    def sorted(self, cards: list[int] | tuple[int, ...]) -> list[int]:
-        """``cards`` high → low in trump order (a deterministic display order)."""
-        return sorted(cards, key=self.sort_key)
+    def sorted(self, cards: Iterable[int]) -> list[int]:
+        """``cards`` high → low in trump order (a deterministic display order):
+        by ``sort_key``, through the precomputed ``rank`` of each kind."""
+        return sorted(cards, key=self.rank.__getitem__)
+
+
+def _display_key(eff: int, power: int, card: int) -> tuple[int, int, int]:
+    """The display order (``TrumpOrder.sort_key``): trumps first, then S, H, C, D;
+    higher power first; then by kind."""
+    return (0 if eff == TRUMP else 1 + eff, -power, card)
 
 
 def _plain_ranks(level: int, constants: tuple[int, ...]) -> list[int]:
@@ -129,6 +137,9 @@ def trump_order(trump: Trump, rules: Rules) -> TrumpOrder:
             values.append((-1, *low))
         chains.append(tuple(suit_chains))
         chain_values.append(tuple(values))
+    rank = [0] * KINDS
+    for place, kind in enumerate(sorted(range(KINDS), key=lambda k: _display_key(suit[k], power[k], k))):
+        rank[kind] = place
     return TrumpOrder(
         trump=trump,
         suit=tuple(suit),
@@ -137,6 +148,7 @@ def trump_order(trump: Trump, rules: Rules) -> TrumpOrder:
         steps=tuple(tuple(s) for s in steps),
         chains=tuple(chains),
         chain_values=tuple(chain_values),
+        rank=tuple(rank),
     )
 
 

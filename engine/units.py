@@ -77,7 +77,7 @@ def _best_unit(order: TrumpOrder, suit: int, counts: Counter[int]) -> Unit:
         key = (width * len(kinds), width, rank, -min(kinds))
         if best_key is None or key > best_key:
             best_key = key
-            cards = tuple(k for k in sorted(kinds, key=order.sort_key) for _ in range(width))
+            cards = tuple(k for k in order.sorted(kinds) for _ in range(width))
             best = Unit(width, len(kinds), cards, rank, suit)
 
     for kind, c in counts.items():

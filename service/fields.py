@@ -11,7 +11,7 @@ from typing import Any
 
 from marshmallow import ValidationError, fields, validate
 
-from engine.cards import CardError, parse_card, parse_rank, parse_suit
+from engine.cards import SPELLINGS, CardError, parse_card, parse_rank, parse_suit
 from engine.errors import InvalidInput
 from engine.rules import rules_from_json
 from engine.trump import Trump
@@ -40,6 +40,22 @@ class CardsField(fields.Field):
             raise ValidationError("must be an array of cards such as [\"10H\", \"SJ\"]")
         if len(value) > self.max_cards:
             raise ValidationError(f"at most {self.max_cards} cards")
+        try:  # the usual case: every element a spelling of a card (engine.cards.SPELLINGS)
+            return [SPELLINGS[item] for item in value]
+        except (KeyError, TypeError):  # something else: parse one by one, report each
+            pass
+        return self._parse(value)
+
+    def load_cards(self, value: Any) -> list[int]:
+        """``self.deserialize(value)``, sooner for the usual list of card spellings."""
+        if type(value) is list and len(value) <= self.max_cards:
+            try:
+                return [SPELLINGS[item] for item in value]
+            except (KeyError, TypeError):
+                pass
+        return self.deserialize(value)  # type: ignore[no-any-return]
+
+    def _parse(self, value: list[Any]) -> list[int]:
         cards: list[int] = []
         errors: dict[int, list[str]] = {}
         for i, item in enumerate(value):
@@ -136,7 +152,7 @@ class HandsField(fields.Field):
                 errors[key] = ["a seat key is \"0\", \"1\", \"2\" or \"3\""]
                 continue
             try:
-                hands[int(key)] = self._cards.deserialize(cards)
+                hands[int(key)] = self._cards.load_cards(cards)
             except ValidationError as exc:
                 errors[key] = exc.messages
         if errors:
@@ -162,7 +178,7 @@ class PlaysField(fields.Field):
         errors: dict[int, Any] = {}
         for i, cards in enumerate(value):
             try:
-                plays.append(self._cards.deserialize(cards))
+                plays.append(self._cards.load_cards(cards))
             except ValidationError as exc:
                 errors[i] = exc.messages
         if errors:

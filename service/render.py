@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from engine.cards import card_str
+from engine.cards import CARD_NAMES
 from engine.units import Unit
 
 
 def cards_json(cards: Iterable[int]) -> list[str]:
-    return [card_str(c) for c in cards]
+    return [CARD_NAMES[c] for c in cards]
 
 
 def unit_json(unit: Unit) -> dict[str, Any]:

@@ -90,3 +90,31 @@ def test_copies_counted_across_hands() -> None:
     with pytest.raises(InvalidInput) as exc:
         check_copies([(("hands", "0"), [a]), (("hands", "1"), [a, a])], 2)
     assert exc.value.problems[0].path == ("hands", "1", 1)
+
+
+def _outcome(parse: object, text: str) -> object:
+    try:
+        return parse(text)  # type: ignore[operator]
+    except CardError as exc:
+        return ("error", str(exc))
+
+
+def test_spelling_table_is_the_parse() -> None:
+    """parse_card looks spellings up in SPELLINGS before parsing: every string
+    of up to three characters over the notation's alphabet (and some others)
+    gets the parse's own answer or error, and the table holds every spelling
+    that parses (bench/RESULTS.md: the lookup is the request path's card parse)."""
+    from itertools import product
+
+    from engine.cards import SPELLINGS, _parse_card
+
+    alphabet = sorted(set("0123456789tjqkaTJQKAshcdSHCDbB♠♤♥♡♣♧♦♢小大王ſΑ xX"))
+    seen = 0
+    for n in (1, 2, 3):
+        for chars in product(alphabet, repeat=n):
+            text = "".join(chars)
+            slow = _outcome(_parse_card, text)
+            assert _outcome(parse_card, text) == slow, text
+            assert (text in SPELLINGS) == (not isinstance(slow, tuple)), text
+            seen += not isinstance(slow, tuple)
+    assert seen == len(SPELLINGS)  # every spelling has at most three characters

@@ -3,7 +3,6 @@ Every response is validated against openapi.yaml by the ``api`` fixture."""
 
 from __future__ import annotations
 
-import importlib.util
 from typing import Any
 
 import pytest
@@ -160,13 +159,3 @@ def test_kitty_not_json(api: Any) -> None:
     assert api.post("/v1/kitty", data="x", content_type="text/plain").status_code == 415
     assert api.post("/v1/kitty", data="{", content_type="application/json").status_code == 400
     assert api.post("/v1/kitty", data="[]", content_type="application/json").status_code == 422
-
-
-@pytest.mark.skipif(importlib.util.find_spec("engine.trick") is not None, reason="the trick engine is present")
-def test_last_trick_without_the_trick_engine(api: Any) -> None:
-    resp = api.post("/v1/kitty", {"trump": H2, "dealer": 0,
-                                  "last_trick": {"leader": 1, "plays": [["7S"], ["8S"], ["9S"], ["10S"]]}})
-    assert resp.status_code == 422
-    error = resp.get_json()["errors"][0]
-    assert error["pointer"] == "/last_trick"
-    assert "last_trick needs the trick engine" in error["message"]

@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import jsonify
 from marshmallow import Schema
 
 from engine.analysis import analyze
 from engine.cards import card_str, points
 from engine.errors import InvalidInput
 from engine.trump import SUIT_LABELS
-from service.api import load, v1
+from service.api import json_response, load, v1
 from service.fields import CardsField, RulesField, TrumpField
 from service.render import unit_json
 
@@ -33,7 +32,7 @@ def post_analyze() -> Any:
     except InvalidInput as exc:
         raise exc.under("cards") from None
     order = result.order
-    return jsonify(
+    return json_response(
         {
             "cards": [
                 {"card": card_str(k), "suit": SUIT_LABELS[order.suit[k]], "points": points(k)}

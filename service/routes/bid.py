@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import jsonify
 from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from engine.bidding import Bid, BidVerdict, judge_bid, resolve_bids
 from engine.cards import CardError, parse_rank
 from engine.trump import Trump
-from service.api import language, load, reason_json, v1, with_language
+from service.api import json_response, language, load, reason_json, v1, with_language
 from service.fields import CardsField, RulesField, SeatField
 from service.metrics import count_verdict
 from service.render import cards_json
@@ -86,7 +85,7 @@ def post_bid() -> Any:
     lang = language()
     verdict = judge_bid(body["rules"], body["trump_level"], body["standing"], body["bid"])
     count_verdict("bid.valid", verdict.valid)
-    return with_language(jsonify(_verdict_json(verdict, lang)), lang)
+    return with_language(json_response(_verdict_json(verdict, lang)), lang)
 
 
 @v1.post("/bid/resolve")
@@ -100,7 +99,7 @@ def post_bid_resolve() -> Any:
         step = seq.steps[seq.first_invalid]
         first = {"index": seq.first_invalid, "seat": step.bid.seat, "reason": reason_json(step.reason, lang)}
     return with_language(
-        jsonify(
+        json_response(
             {
                 "steps": [
                     {"seat": step.bid.seat, "cards": cards_json(step.bid.cards), **_verdict_json(step, lang)}

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import jsonify
 from marshmallow import Schema
 
 from engine.follow import FollowVerdict, Requirement, Structure, judge_follow
 from engine.trump import trump_order
-from service.api import language, load, reason_json, v1, with_language
+from service.api import json_response, language, load, reason_json, v1, with_language
 from service.fields import CardsField, RulesField, TrumpField
 from service.metrics import count_verdict
 from service.render import cards_json, unit_json
@@ -55,4 +54,4 @@ def post_follow() -> Any:
     order = trump_order(body["trump"], rules)
     verdict = judge_follow(body["lead"], body["hand"], body["play"], order, rules)
     count_verdict("follow.legal", verdict.legal)
-    return with_language(jsonify(follow_json(verdict, lang)), lang)
+    return with_language(json_response(follow_json(verdict, lang)), lang)

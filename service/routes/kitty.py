@@ -9,25 +9,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import jsonify
 from marshmallow import Schema, ValidationError, fields, validates_schema
 
-from engine.errors import InvalidInput, Problem
 from engine.kitty import KittyResult, kitty_from_trick, kitty_result
-from service.api import language, load, reason_json, v1, with_language
+from service.api import json_response, language, load, reason_json, v1, with_language
 from service.fields import CardsField, PlaysField, RulesField, SeatField, StrictBoolean, TrumpField
 from service.metrics import count_verdict
 from service.render import unit_json
 from service.routes.settle import PointsField
-
-try:  # the trick engine (RULES §6) is needed only for the last_trick form
-    import engine.trick  # noqa: F401
-
-    HAVE_TRICK_ENGINE = True
-except ModuleNotFoundError as exc:  # pragma: no cover - depends on the checkout
-    if exc.name != "engine.trick":
-        raise
-    HAVE_TRICK_ENGINE = False
 
 
 class LastTrick(Schema):
@@ -105,14 +94,6 @@ def post_kitty() -> Any:
     body = load(_schema)
     rules, trump = body["rules"], body["trump"]
     if "last_trick" in body:
-        if not HAVE_TRICK_ENGINE:
-            raise InvalidInput(
-                Problem(
-                    ("last_trick",),
-                    "last_trick needs the trick engine, which this build lacks; "
-                    "send last_lead + winner instead",
-                )
-            )
         trick = body["last_trick"]
         result = kitty_from_trick(
             rules, trump, body["dealer"], trick["leader"], trick["plays"], body["kitty"],
@@ -126,4 +107,4 @@ def post_kitty() -> Any:
         )
     lang = language()
     count_verdict("kitty.to", result.to)
-    return with_language(jsonify(kitty_json(result, lang)), lang)
+    return with_language(json_response(kitty_json(result, lang)), lang)

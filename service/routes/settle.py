@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import jsonify
 from marshmallow import Schema, ValidationError, fields
 from marshmallow.validate import Range
 
 from engine.cards import RANKS, CardError, parse_rank
 from engine.settle import Settlement, settle
-from service.api import language, load, reason_json, v1, with_language
+from service.api import json_response, language, load, reason_json, v1, with_language
 from service.fields import RulesField, SeatField
 from service.metrics import count_verdict
 
@@ -95,4 +94,4 @@ def post_settle() -> Any:
     result = settle(body["rules"], body["dealer"], body["defender_points"], body["levels"])
     lang = language()
     count_verdict("settle.outcome", result.outcome)
-    return with_language(jsonify(settle_json(result, lang)), lang)
+    return with_language(json_response(settle_json(result, lang)), lang)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import jsonify
 from marshmallow import Schema
 
 from engine.throw import Blocker, FailedUnit, Penalty, ThrowVerdict, judge_throw
 from engine.trump import SUIT_LABELS, trump_order
-from service.api import language, load, reason_json, v1, with_language
+from service.api import json_response, language, load, reason_json, v1, with_language
 from service.fields import CardsField, HandsField, RulesField, SeatField, TrumpField
 from service.metrics import count_verdict
 from service.render import cards_json, unit_json
@@ -72,4 +71,4 @@ def post_throw() -> Any:
     verdict = judge_throw(body["leader"], body["lead"], body["hands"], order, rules)
     lang = language()
     count_verdict("throw.valid", verdict.valid)
-    return with_language(jsonify(throw_json(verdict, lang)), lang)
+    return with_language(json_response(throw_json(verdict, lang)), lang)

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import jsonify
 from marshmallow import Schema
 
 from engine.trick import PlayVerdict, TrickResult, resolve_trick
 from engine.trump import SUIT_LABELS, trump_order
-from service.api import language, load, reason_json, v1, with_language
+from service.api import json_response, language, load, reason_json, v1, with_language
 from service.fields import HandsField, PlaysField, RulesField, SeatField, TrumpField
 from service.metrics import count_verdict
 from service.render import cards_json, unit_json
@@ -57,4 +56,4 @@ def post_trick() -> Any:
     order = trump_order(body["trump"], rules)
     result = resolve_trick(body["leader"], body["plays"], order, rules, body["hands"])
     count_verdict("trick.winning_role", result.plays[(result.winner - result.leader) % 4].role)
-    return with_language(jsonify(trick_json(result, lang)), lang)
+    return with_language(json_response(trick_json(result, lang)), lang)
