@@ -78,6 +78,29 @@ TRICK_HANDS = _deal(
 )
 
 
+def _hand_body(preset_name: str, seed: int) -> Body:
+    """A whole legal hand from the test suite's deal generator (tests/deal.py)."""
+    from engine.rules import preset
+    from tests.deal import play_hand
+
+    deal = play_hand(preset(preset_name), seed)
+    return {
+        "rules": preset_name, "trump": deal.trump.as_json(), "dealer": deal.dealer,
+        "levels": {"0": "5", "1": "7"},
+        "hands": {str(s): _strs(h) for s, h in deal.hands.items()}, "kitty": _strs(deal.kitty),
+        "tricks": [
+            {"leader": t.leader, "plays": [_strs(list(p)) for p in t.plays]}
+            | ({} if t.attempted_throw is None else {"attempted_throw": _strs(list(t.attempted_throw))})
+            for t in deal.tricks
+        ],
+        "strict": True,
+    }
+
+
+HAND_2 = _hand_body("two-deck", 3)
+HAND_4 = _hand_body("four-deck", 3)
+
+
 BODIES: dict[str, tuple[str, Body]] = {
     "POST /v1/analyze (two-deck throw)": (
         "/v1/analyze",
@@ -129,6 +152,5 @@ BODIES: dict[str, tuple[str, Body]] = {
                   {"seat": 2, "cards": ["10C"]}, {"seat": 3, "cards": ["SJ", "SJ"]}],
          "kitty": ["3S", "4S", "5H", "6H", "7C", "8C", "9D", "JD"]},
     ),
-    # --- /v1/hand (issue 5, whole-hand audit): its body goes here at merge time -----------------
-    # "POST /v1/hand (two-deck, whole hand)": ("/v1/hand", {...a whole two-deck hand...}),
+    "POST /v1/hand (two-deck, whole hand)": ("/v1/hand", HAND_2),
 }

@@ -137,9 +137,9 @@ def trump_order(trump: Trump, rules: Rules) -> TrumpOrder:
             values.append((-1, *low))
         chains.append(tuple(suit_chains))
         chain_values.append(tuple(values))
-    rank = [0] * KINDS
+    places = [0] * KINDS
     for place, kind in enumerate(sorted(range(KINDS), key=lambda k: _display_key(suit[k], power[k], k))):
-        rank[kind] = place
+        places[kind] = place
     return TrumpOrder(
         trump=trump,
         suit=tuple(suit),
@@ -148,7 +148,7 @@ def trump_order(trump: Trump, rules: Rules) -> TrumpOrder:
         steps=tuple(tuple(s) for s in steps),
         chains=tuple(chains),
         chain_values=tuple(chain_values),
-        rank=tuple(rank),
+        rank=tuple(places),
     )
 
 

@@ -41,6 +41,7 @@ BY_PATH = {
     "/v1/settle": "settle._schema",
     "/v1/bid": "bid._bid_schema",
     "/v1/bid/resolve": "bid._resolve_schema",
+    "/v1/hand": "hand._schema",
 }
 
 # valid bodies beyond bench/bodies.py: the other request forms and optional fields
