@@ -246,9 +246,6 @@ def _moves(
     found: dict[tuple[_Room, tuple[_Open, ...], Vector, tuple[int, ...]], _Move] = {}
     kinds_here = range(len(pos.kinds))
 
-    def longest(width: int) -> int:
-        return max((c for w, c in caps if w >= width), default=0)
-
     def emit(room: _Room) -> None:
         ordered = sorted(work)
         move: _Move = (
@@ -293,10 +290,17 @@ def _moves(
         """Open piece ``i`` ends (choice -1) or takes kind ``choice`` of this step;
         alike pieces choose in non-decreasing order (the others are the same moves)."""
         if i == len(opens):
-            within = [sum(c for w, c in caps if w >= u) for u in range(top + 1)]
-            need = [sum(max(m, 2) for w, m, _, _ in work if w >= u) for u in range(top + 1)]
-            if all(need[u] <= within[u] for u in range(2, top + 1)):
-                start_new((0, 0), _room(caps), within, need)
+            within = [0] * (top + 1)
+            for w, c in caps:
+                for u in range(2, min(w, top) + 1):
+                    within[u] += c
+            need = [0] * (top + 1)
+            for w, m, _, _ in work:
+                for u in range(2, w + 1):
+                    need[u] += max(m, 2)
+                    if need[u] > within[u]:
+                        return
+            start_new((0, 0), _room(caps), within, need)
             return
         width, length, bottom = opens[i]
         alike = i + 1 < len(opens) and opens[i + 1] == opens[i]
@@ -310,7 +314,7 @@ def _moves(
                     carry_on(i + 1, -1)
                     cap[1] += length
             closed.pop()
-        if (bottom and index > bottom_limit) or longest(width) <= length:
+        if (bottom and index > bottom_limit) or not any(w >= width and c > length for w, c in caps):
             return
         for kk in kinds_here:
             if kk < least or not usable(avail[kk], width, protect):
