@@ -251,7 +251,7 @@ def _moves(
         move: _Move = (
             room, tuple(o[:3] for o in ordered), tuple(o[3] for o in ordered), tuple(closed), tuple(gain), tuple(avail)
         )
-        same = (move[0], move[1], move[4], move[5])
+        same = (move[0], move[1], move[4], tuple(sorted(move[5])))  # alike kinds of a step swap freely
         old = found.get(same)
         # of moves alike but for their history, the one ending fewer pieces
         if old is None or len(move[3]) < len(old[3]):
