@@ -38,9 +38,15 @@ tractors (at most two per step in the seeds' lists, each with O(k·m²)
 placements, m ≤ 4 kinds per step) then a greedy pass for its tuples (O(k) per
 tuple); a list has at most 19 steps, so O(19·k²·m⁴) at worst and a few dozen
 microseconds in practice.  The generic score is a dynamic programme over the
-order steps (``engine.generic``): O(s · Π(l_j + 1) · L⁶) for lead tractors of
-lengths l_j summing to L — polynomial, linear in the hand — and it is skipped
-altogether when the hand holds no two adjacent tuples.
+order steps (``engine.generic``) in two passes, linear in s: first the most
+tractor cards over *frames* (the lead tractors left as a multiset, alike ones
+counted once, and the pieces open), then the tuple counts over only the states
+that can still reach that many — at most R · O(L⁸) frames and R · O(L⁸) ·
+(P + 1)³ · 5 states a step, R ≤ Π(l_j + 1) the multisets of remaining lengths
+of lead tractors of lengths l_j summing to L, P the lead's positions; in
+practice tens to hundreds, and tens of milliseconds for the worst leads found
+(many tractors against four-deck hands of quads).  It is skipped altogether
+when the hand holds no two adjacent tuples.
 """
 
 from __future__ import annotations

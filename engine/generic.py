@@ -12,30 +12,55 @@ width, widest first — is maximised lexicographically.
 Exhaustive search over arrangements is exponential in the lead's length, so
 the score is computed by a dynamic programme over the order steps of the suit,
 low → high (the order's main chain; with ``ace_low_tractor`` the ace is also
-offered below the lowest rank).  After each step the state is
+offered below the lowest rank).  What the rest of the suit can still do
+depends only on a *frame*:
 
-* the remaining length of each lead tractor,
-* the tractor pieces still open through this step (slot, width, length 1 or
-  ≥ 2) — a handful, since their widths share the step's few copies,
-* the histogram (how many kinds hold 2, 3, 4 cards) of the kinds already
-  passed, which is all the final tuple placement needs: placing tuples
-  greedily, widest first and each from the tightest-fitting kind, ignores
-  adjacency and is exact for widths ≤ 4 (``engine.shapes.place_tuples``).
+* the lead tractors left, each as (width, remaining length), as a sorted
+  multiset — lead tractors in the same condition are interchangeable, so six
+  2-pair tractors give 28 frames of room, not 3⁶ = 729;
+* the pieces open through the step, each as (width, length so far, started
+  at the bottom ace) — a piece is given a lead tractor only when it ends, its
+  length then known, in each distinct way it fits.
 
-The value carried is the additive part of the score (the tractor pieces');
-at the end the greedy tuple placement completes it.  With k suit kinds, s
-steps, lead tractors of lengths l_1…l_J (L = Σ l_j) and at most four copies of
-a card, the states per step number at most Π(l_j + 1) · O(1) open pieces ·
-C(L + 6, 6) histograms (a tractor position changes one kind's count in one of
-six ways), so the programme is polynomial: O(s · Π(l_j + 1) · L⁶) in the worst
-case, linear in the hand, and a few hundred states for ordinary leads.
+A state is a frame plus the histogram (kinds holding 2, 3, 4 cards) of the
+kinds already passed, which is all the final tuple placement needs: placing
+tuples greedily, widest first and each from the tightest-fitting kind, ignores
+adjacency and is exact for widths ≤ 4 (``engine.shapes.place_tuples``).  A
+histogram count above the number P of positions still free is cut to P: the
+greedy fills at most P positions, so it cannot tell the difference.
+
+Two passes.  Pass 1 runs over frames only and finds ``T*``, the most tractor
+cards of any arrangement, and for each frame the most the rest of the suit can
+add to it; it explores frames forward, keeping those whose cards so far plus
+an upper bound (the room left in the lead tractors, the copies left in the
+suit) reach a goal that starts at the bound of the whole lead and is lowered
+to the best bound cut off until an arrangement reaches it.  Pass 2 runs over
+states but keeps only those that can still reach ``T*`` — since ``T``
+outranks every tuple count, no other state can be best — and carries for each
+the additive part of the score (its pieces') packed into one integer, and the
+moves that made it; at the end the greedy tuple placement completes the score
+and the best state's arrangement is rebuilt from its moves.  On a tie the
+arrangement with fewer (so longer) pieces wins.
+
+Complexity, for s order steps (≤ 16, plus the ace below), lead tractors of
+lengths l_1…l_J (L = Σ l_j), P lead positions and at most four copies of a
+card (so at most 8 pieces open at a step, Σ of their widths ≤ 16): the frames
+per step number at most R · O(L^8) where R ≤ Π(l_j + 1) counts the multisets
+of remaining lengths (far fewer when lead tractors are alike), the states per
+step at most frames · (P + 1)³ · 5, and a frame has O(1) moves at a step (its
+open pieces each end in one of ≤ J ways or take one of ≤ 4 kinds, then new
+pieces start from ≤ 16 copies); each pass is linear in s.  That bound is
+polynomial but loose: in practice pass 1 visits tens to a few hundred frames
+per step and pass 2 tens of states, and the worst cases found by review (many
+tractors against quad-rich four-deck hands) take tens of milliseconds.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import cast
 
 from engine.shapes import Layout, Placed, Shape, place_tuples, placements, usable
 
@@ -154,21 +179,254 @@ def _lines(lay: Layout, counts: Sequence[int], protect: bool) -> list[list[_Posi
     return lines
 
 
-# A DP state: (caps per lead tractor, open pieces, histogram of passed kinds, ace copies carried)
-# An open piece: (slot, width, grown 1|2, started at the bottom ace)
-_Open = tuple[int, int, int, bool]
-_Key = tuple[tuple[int, ...], tuple[_Open, ...], Hist, int]
-# Its record: the additive score, the closed pieces, and each open piece's kinds so far
-_Rec = tuple[Vector, tuple[tuple[Shape, tuple[int, ...]], ...], tuple[tuple[int, ...], ...]]
+# A DP state: (free lead tractors, open pieces, histogram of passed kinds, ace copies
+# carried); the first two make its frame.
+_Room = tuple[tuple[int, int], ...]
+_Open = tuple[int, int, bool]
+_Frame = tuple[_Room, tuple[_Open, ...]]  # what the rest of the suit can still do
+_Key = tuple[_Room, tuple[_Open, ...], Hist, int]
+_Piece = tuple[Shape, tuple[int, ...]]  # a tractor piece and its kinds
+# A move at one step, the same for every state of a frame: the frame after it, where
+# each new open piece comes from (an open piece's index or -1, the step's kind index),
+# the open pieces ended before the step, the additive gain, the copies left of each kind
+_Move = tuple[_Room, tuple[_Open, ...], tuple[tuple[int, int], ...], tuple[int, ...], Vector, tuple[int, ...]]
+_NONE = -(10**9)
+# The moves that made a record, newest first: (earlier moves, last move), or None
+_Chain = tuple[object, _Move] | None
+
+
+def _clamp(hist: Hist, room: int) -> Hist:
+    """Kinds beyond ``room`` of one count never matter: the greedy tuple placement
+    fills at most ``room`` positions, so it only ever asks whether a count is
+    non-zero after fewer than ``room`` kinds of that count were used."""
+    if hist[0] <= room and hist[1] <= room and hist[2] <= room:
+        return hist
+    return (min(hist[0], room), min(hist[1], room), min(hist[2], room))
+
+
+def _room(caps: Sequence[Sequence[int]]) -> _Room:
+    return tuple(sorted((w, c) for w, c in caps if c))
+
+
+def _closings(free: _Room, opens: tuple[_Open, ...]) -> list[_Room]:
+    """The lead tractors left once every open piece ends, for each distinct way of
+    giving them one (none if a piece of length 1 is open, or they do not fit)."""
+    if any(m < 2 for _, m, _ in opens):
+        return []
+    caps = [[w, c] for w, c in free]
+    out: set[_Room] = set()
+
+    def place(i: int) -> None:
+        if i == len(opens):
+            out.add(_room(caps))
+            return
+        width, length, _ = opens[i]
+        tried: set[tuple[int, int]] = set()
+        for cap in caps:
+            if cap[0] >= width and cap[1] >= length and (cap[0], cap[1]) not in tried:
+                tried.add((cap[0], cap[1]))
+                cap[1] -= length
+                place(i + 1)
+                cap[1] += length
+
+    place(0)
+    return sorted(out)
+
+
+def _moves(
+    free: _Room, opens: tuple[_Open, ...], pos: _Position, index: int, bottom_limit: int, protect: bool, top: int
+) -> list[_Move]:
+    """Every way a frame can go through one step: each open piece ends (in any lead
+    tractor it fits) or takes one kind of the step, then new pieces start."""
+    avail = list(pos.avail)
+    caps = [[w, c] for w, c in free]
+    work: list[tuple[int, int, bool, tuple[int, int]]] = []
+    closed: list[int] = []
+    gain = [0] * top
+    found: dict[tuple[_Room, tuple[_Open, ...], Vector, tuple[int, ...]], _Move] = {}
+    kinds_here = range(len(pos.kinds))
+
+    def emit(room: _Room) -> None:
+        ordered = sorted(work)
+        move: _Move = (
+            room, tuple(o[:3] for o in ordered), tuple(o[3] for o in ordered), tuple(closed), tuple(gain), tuple(avail)
+        )
+        same = (move[0], move[1], move[4], tuple(sorted(move[5])))  # alike kinds of a step swap freely
+        old = found.get(same)
+        # of moves alike but for their history, the one ending fewer pieces
+        if old is None or len(move[3]) < len(old[3]):
+            found[same] = move
+
+    def take(kk: int, width: int) -> None:
+        avail[kk] -= width
+        gain[0] += width
+        gain[1 + top - width] += 1
+
+    def give_back(kk: int, width: int) -> None:
+        avail[kk] += width
+        gain[0] -= width
+        gain[1 + top - width] -= 1
+
+    def start_new(after: tuple[int, int], room: _Room, within: list[int], need: list[int]) -> None:
+        emit(room)
+        for v in range(max(after[0], 2), top + 1):
+            # the pieces open through this step, each of two steps at least, must fit
+            if any(need[u] + 2 > within[u] for u in range(2, v + 1)):
+                break
+            for kk in kinds_here:
+                if (v, kk) < after or not usable(avail[kk], v, protect):
+                    continue
+                take(kk, v)
+                work.append((v, 1, pos.bottom, (-1, kk)))
+                for u in range(2, v + 1):
+                    need[u] += 2
+                start_new((v, kk), room, within, need)
+                for u in range(2, v + 1):
+                    need[u] -= 2
+                work.pop()
+                give_back(kk, v)
+
+    def carry_on(i: int, least: int) -> None:
+        """Open piece ``i`` ends (choice -1) or takes kind ``choice`` of this step;
+        alike pieces choose in non-decreasing order (the others are the same moves)."""
+        if i == len(opens):
+            within = [0] * (top + 1)
+            for w, c in caps:
+                for u in range(2, min(w, top) + 1):
+                    within[u] += c
+            need = [0] * (top + 1)
+            for w, m, _, _ in work:
+                for u in range(2, w + 1):
+                    need[u] += max(m, 2)
+                    if need[u] > within[u]:
+                        return
+            start_new((0, 0), _room(caps), within, need)
+            return
+        width, length, bottom = opens[i]
+        alike = i + 1 < len(opens) and opens[i + 1] == opens[i]
+        if length >= 2 and least < 0:  # end the piece before this step
+            closed.append(i)
+            tried: set[tuple[int, int]] = set()
+            for cap in caps:
+                if cap[0] >= width and cap[1] >= length and (cap[0], cap[1]) not in tried:
+                    tried.add((cap[0], cap[1]))
+                    cap[1] -= length
+                    carry_on(i + 1, -1)
+                    cap[1] += length
+            closed.pop()
+        if (bottom and index > bottom_limit) or not any(w >= width and c > length for w, c in caps):
+            return
+        for kk in kinds_here:
+            if kk < least or not usable(avail[kk], width, protect):
+                continue
+            take(kk, width)
+            work.append((width, length + 1, bottom, (i, kk)))
+            carry_on(i + 1, kk if alike else -1)
+            work.pop()
+            give_back(kk, width)
+
+    carry_on(0, -1)
+    return list(found.values())
+
+
+def _supply(line: Sequence[_Position], hosts: Sequence[int]) -> list[int]:
+    """For each host step, the copies from it on that could go into a tractor piece."""
+    out = [0] * (len(hosts) + 1)
+    for k in range(len(hosts) - 1, -1, -1):
+        out[k] = out[k + 1] + sum(c for c in line[hosts[k]].avail if c >= 2)
+    return out
+
+
+def _bound(frame: _Frame, supply: int) -> int:
+    """At most this many tractor cards can still join ``frame``'s pieces (``_NONE``
+    when its open pieces, each grown to two steps at least, cannot all fit the lead
+    tractors left): the free room of the lead tractors less what the open pieces
+    already hold there (each in the narrowest that could take it), and the copies left."""
+    free, opens = frame
+    room = sum(w * c for w, c in free)
+    for v, m, _ in opens:
+        room -= m * min((w for w, c in free if w >= v and c >= max(m, 2)), default=100)
+    if room < 0 or (len(opens) > 1 and not _closings(free, tuple((v, max(m, 2), b) for v, m, b in opens))):
+        return _NONE
+    return min(room, supply)
+
+
+def _most_tractor_cards(
+    hosts: Sequence[int],
+    gap: Sequence[bool],
+    first: _Frame,
+    moves: Callable[[int, _Frame], list[_Move]],
+    closings: Callable[[_Frame], list[_Room]],
+    supply: Sequence[int],
+) -> list[dict[_Frame, int]]:
+    """Per host step k, the most tractor cards the steps from k on can add to each
+    frame that may lie on a best arrangement (``[0][first]`` is ``T*``).
+
+    Frames are explored forward keeping only those whose cards so far plus
+    ``_bound`` reach a goal ``g``, lowered (to the best bound cut off) until some
+    arrangement reaches it: then ``T*`` = ``g`` and every frame on a way to it was
+    kept.  The values come back over the kept edges."""
+    ways: dict[tuple[int, _Frame], list[tuple[int, int, _Frame]]] = {}
+
+    def onward(k: int, frame: _Frame) -> list[tuple[int, int, _Frame]]:
+        """The frames host k leads to from ``frame`` as (cards gained + their bound,
+        cards gained, frame), best bound first, each with its most cards gained."""
+        got = ways.get((k, frame))
+        if got is None:
+            most: dict[_Frame, int] = {}
+            for start in [(free, ()) for free in closings(frame)] if gap[k] else [frame]:
+                for move in moves(k, start):
+                    after: _Frame = (move[0], move[1])
+                    if most.get(after, -1) < move[4][0]:
+                        most[after] = move[4][0]
+            got = sorted(
+                ((gained + _bound(after, supply[k + 1]), gained, after) for after, gained in most.items()),
+                key=lambda way: -way[0],
+            )
+            ways[(k, frame)] = got
+        return got
+
+    goal = _bound(first, supply[0])
+    while True:
+        layers: list[dict[_Frame, int]] = [{first: 0}]
+        edges: list[dict[_Frame, list[tuple[int, _Frame]]]] = []
+        cut = _NONE
+        for k in range(len(hosts)):
+            nxt: dict[_Frame, int] = {}
+            out: dict[_Frame, list[tuple[int, _Frame]]] = {}
+            for frame, t in layers[k].items():
+                here = out[frame] = []
+                for reach, gained, after in onward(k, frame):
+                    if t + reach < goal:
+                        cut = max(cut, t + reach)
+                        break
+                    here.append((gained, after))
+                    if nxt.get(after, -1) < t + gained:
+                        nxt[after] = t + gained
+            edges.append(out)
+            layers.append(nxt)
+        ends = [t for frame, t in layers[-1].items() if closings(frame)]
+        if ends and max(ends) >= goal:
+            break
+        goal = max([cut, *ends])
+        assert goal >= 0
+    future: list[dict[_Frame, int]] = [{} for _ in layers]
+    future[-1] = {frame: 0 if closings(frame) else _NONE for frame in layers[-1]}
+    for k in range(len(hosts) - 1, -1, -1):
+        for frame, nexts in edges[k].items():
+            future[k][frame] = max(
+                [gained + future[k + 1].get(after, _NONE) for gained, after in nexts], default=_NONE
+            )
+    return future
 
 
 def _run(
     lay: Layout, counts: Sequence[int], lead: LeadShape, protect: bool, top: int, line: list[_Position]
 ) -> tuple[Vector, tuple[Placed, ...]] | None:
     slots = lead.tractors
-    zero: Vector = (0,) * top
     ace_kind = line[0].kinds[0] if line and line[0].bottom else -1
     bottom_limit = line[0].limit if line and line[0].bottom else -1
+    room = len(lead.tuples)
     # Only runs of two or more steps holding a tuple can host a tractor piece; every
     # other kind goes straight into the starting histogram.
     pairable = [max(p.avail) >= 2 for p in line]
@@ -183,31 +441,99 @@ def _run(
         if i not in hosted:
             for c in p.avail:
                 base = _add_hist(base, c)
-    states: dict[_Key, _Rec] = {(tuple(s.length for s in slots), (), base, 0): (zero, (), ())}
-    previous = -2
-    for index in hosts:
-        if index != previous + 1:  # a gap: open pieces end (or die, if of length 1)
-            states = _close_all(states)
-        previous = index
-        nxt: dict[_Key, _Rec] = {}
-        for key, rec in states.items():
-            _expand(key, rec, line[index], index, slots, protect, top, ace_kind, bottom_limit, nxt)
+    gap = [k == 0 or hosts[k] != hosts[k - 1] + 1 for k in range(len(hosts))]
+    move_memo: dict[tuple[int, _Frame], list[_Move]] = {}
+    close_memo: dict[_Frame, list[_Room]] = {}
+
+    def moves(k: int, frame: _Frame) -> list[_Move]:
+        got = move_memo.get((k, frame))
+        if got is None:
+            got = move_memo[(k, frame)] = _moves(*frame, line[hosts[k]], hosts[k], bottom_limit, protect, top)
+        return got
+
+    def closings(frame: _Frame) -> list[_Room]:
+        got = close_memo.get(frame)
+        if got is None:
+            got = close_memo[frame] = _closings(*frame)
+        return got
+
+    # Pass 1: the most tractor cards ``T*`` of any arrangement, and for each frame on
+    # the way the most the rest of the suit can add to it.  ``T`` outranks every tuple
+    # count, so pass 2 keeps only states that can still reach ``T*``.
+    first: _Frame = (_room([(s.width, s.length) for s in slots]), ())
+    future = _most_tractor_cards(hosts, gap, first, moves, closings, _supply(line, hosts))
+    target = future[0][first]
+    # Pass 2: the states.  A score vector is packed into one integer (``_BITS`` bits a
+    # count, widest first, so integers compare as the vectors do), and a record is
+    # (score << _BITS) − pieces, so that on a tie fewer (so longer) pieces win: the
+    # arrangement reported reads as the lead does.  Each record keeps the moves that
+    # made it, the arrangement being rebuilt for the best one only.
+    shift_t = _BITS * (top - 1)
+    steps: dict[tuple[int, _Frame], list[tuple[_Frame, int, int, Hist | None, int, _Move]]] = {}
+
+    def packed(k: int, frame: _Frame) -> list[tuple[_Frame, int, int, Hist | None, int, _Move]]:
+        got = steps.get((k, frame))
+        if got is None:
+            pos = line[hosts[k]]
+            got = []
+            for move in moves(k, frame):
+                after: _Frame = (move[0], move[1])
+                if future[k + 1].get(after, _NONE) == _NONE:
+                    continue  # no way on from there
+                special = pos.bottom or ace_kind in pos.kinds
+                delta: Hist | None = None
+                if not special:
+                    left = move[5]
+                    delta = (left.count(2), left.count(3), left.count(4))
+                got.append((after, _pack(move[4]), move[4][0], delta, room + sum(c for _, c in move[0]), move))
+            steps[(k, frame)] = got
+        return got
+
+    states: dict[_Key, tuple[int, _Chain]] = {
+        (first[0], (), _clamp(base, room + sum(c for _, c in first[0])), 0): (0, None)
+    }
+    for k, index in enumerate(hosts):
+        if gap[k]:  # open pieces end (or die, if of length 1)
+            states = _close_all(states, closings, room)
+        pos = line[index]
+        nxt: dict[_Key, tuple[int, _Chain]] = {}
+        ahead = future[k + 1]
+        for (free, opens, hist, carry), (value, chain) in states.items():
+            cards = ((value + _MASK) >> _BITS) >> shift_t
+            for after, gain, gain_t, delta, positions, move in packed(k, (free, opens)):
+                if cards + gain_t + ahead.get(after, _NONE) < target:
+                    continue
+                if delta is not None:
+                    h: Hist = (hist[0] + delta[0], hist[1] + delta[1], hist[2] + delta[2])
+                    c = carry
+                else:
+                    h, c = hist, carry
+                    for kk, kind in enumerate(pos.kinds):
+                        if pos.bottom:
+                            c = move[5][kk]
+                        elif kind == ace_kind:
+                            h = _add_hist(h, move[5][kk] + c)
+                            c = 0
+                        else:
+                            h = _add_hist(h, move[5][kk])
+                if h[0] > positions or h[1] > positions or h[2] > positions:
+                    h = _clamp(h, positions)
+                key: _Key = (after[0], after[1], h, c)
+                worth = value + (gain << _BITS) - len(move[3])
+                old = nxt.get(key)
+                if old is None or worth > old[0]:
+                    nxt[key] = (worth, (chain, move))
         states = nxt
-    best: tuple[Vector, tuple[tuple[Shape, tuple[int, ...]], ...]] | None = None
-    for (caps, opens, hist, _), (score, closed, open_kinds) in states.items():
-        if any(grown < 2 for _, _, grown, _ in opens):
-            continue
-        pieces = closed + tuple(
-            (Shape(width, len(kinds)), kinds) for (_, width, _, _), kinds in zip(opens, open_kinds, strict=True)
-        )
-        free = list(lead.tuples) + [slots[j].width for j, cap in enumerate(caps) for _ in range(cap)]
-        tail = _tuples_on_hist(hist, free, top, protect)
-        total = tuple(a + b for a, b in zip(score, tail, strict=True))
-        if best is None or (total, -len(pieces)) > (best[0], -len(best[1])):
-            best = (total, pieces)
+    states = _close_all(states, closings, room)
+    best: tuple[int, _Chain] | None = None
+    for (free, _, hist, _), (value, chain) in states.items():
+        worth = value + (_pack(_tail(hist, free, lead.tuples, top, protect)) << _BITS)
+        if best is None or worth > best[0]:
+            best = (worth, chain)
     if best is None:
         return None
-    total, pieces = best
+    total = _unpack((best[0] + _MASK) >> _BITS, top)
+    pieces = _replay(best[1], gap, line, hosts)
     placed = [Placed(shape, at, 0) for shape, at in pieces]
     rest = list(counts)
     for piece in placed:
@@ -221,99 +547,73 @@ def _run(
     return total, tuple(placed + tuples[1])
 
 
-def _close_all(states: dict[_Key, _Rec]) -> dict[_Key, _Rec]:
-    """End every open piece (those of length 1 cannot end: their state dies)."""
-    out: dict[_Key, _Rec] = {}
-    for (caps, opens, hist, carry), (score, closed, open_kinds) in states.items():
-        if any(grown < 2 for _, _, grown, _ in opens):
-            continue
-        ended = closed + tuple(
-            (Shape(width, len(kinds)), kinds) for (_, width, _, _), kinds in zip(opens, open_kinds, strict=True)
-        )
-        key: _Key = (caps, (), hist, carry)
-        old = out.get(key)
-        if old is None or (score, -len(ended)) > (old[0], -len(old[1])):
-            out[key] = (score, ended, ())
+_BITS = 10  # a count never reaches 1024 (a suit holds at most 72 cards)
+_MASK = (1 << _BITS) - 1
+
+
+def _pack(vector: Sequence[int]) -> int:
+    out = 0
+    for x in vector:
+        out = (out << _BITS) + x
     return out
 
 
-def _expand(
-    key: _Key,
-    rec: _Rec,
-    pos: _Position,
-    index: int,
-    slots: tuple[Shape, ...],
-    protect: bool,
-    top: int,
-    ace_kind: int,
-    bottom_limit: int,
-    out: dict[_Key, _Rec],
-) -> None:
-    caps0, opens, hist0, carry0 = key
-    score0, closed0, open_kinds = rec
-    avail = list(pos.avail)
-    caps = list(caps0)
+def _unpack(value: int, size: int) -> Vector:
+    out = []
+    for _ in range(size):
+        out.append(value & _MASK)
+        value >>= _BITS
+    return tuple(reversed(out))
 
-    def finish(new_opens: list[tuple[_Open, tuple[int, ...]]], closed: tuple[tuple[Shape, tuple[int, ...]], ...], gain: list[int]) -> None:
-        hist, carry = hist0, carry0
-        for kk, kind in enumerate(pos.kinds):
-            if pos.bottom:
-                carry = avail[kk]
-            elif kind == ace_kind:
-                hist = _add_hist(hist, avail[kk] + carry)
-                carry = 0
-            else:
-                hist = _add_hist(hist, avail[kk])
-        ordered = sorted(new_opens)
-        new_key: _Key = (tuple(caps), tuple(o for o, _ in ordered), hist, carry)
-        score = tuple(a + b for a, b in zip(score0, gain, strict=True))
-        old = out.get(new_key)
-        # on a tie, fewer (so longer) pieces: the arrangement reported reads as the lead does
-        if old is None or (score, -len(closed)) > (old[0], -len(old[1])):
-            out[new_key] = (score, closed, tuple(k for _, k in ordered))
 
-    def start_new(
-        after: tuple[int, int, int], new_opens: list[tuple[_Open, tuple[int, ...]]], closed: tuple[tuple[Shape, tuple[int, ...]], ...], gain: list[int]
-    ) -> None:
-        finish(new_opens, closed, gain)
-        for j, slot in enumerate(slots):
-            if caps[j] < 2:
-                continue
-            for v in range(2, slot.width + 1):
-                for kk, kind in enumerate(pos.kinds):
-                    if (j, v, kk) < after or not usable(avail[kk], v, protect):
-                        continue
-                    avail[kk] -= v
-                    caps[j] -= 1
-                    gain[0] += v
-                    gain[1 + top - v] += 1
-                    start_new((j, v, kk), [*new_opens, ((j, v, 1, pos.bottom), (kind,))], closed, gain)
-                    gain[0] -= v
-                    gain[1 + top - v] -= 1
-                    caps[j] += 1
-                    avail[kk] += v
+def _replay(chain: object, gap: Sequence[bool], line: Sequence[_Position], hosts: Sequence[int]) -> list[_Piece]:
+    """The pieces of the arrangement a chain of moves made (one move per host step)."""
+    moves: list[_Move] = []
+    link = chain
+    while link is not None:
+        earlier, last = cast(tuple[object, _Move], link)
+        moves.append(last)
+        link = earlier
+    moves.reverse()
+    pieces: list[_Piece] = []
+    opens: tuple[_Open, ...] = ()
+    kinds: list[tuple[int, ...]] = []
+    for k, move in enumerate(moves):
+        if gap[k]:
+            pieces += [(Shape(v, m), at) for (v, m, _), at in zip(opens, kinds, strict=True)]
+            opens, kinds = (), []
+        new_free, new_opens, source, ended, _, _ = move
+        pieces += [(Shape(opens[j][0], opens[j][1]), kinds[j]) for j in ended]
+        here = line[hosts[k]].kinds
+        kinds = [(here[kk],) if j < 0 else (*kinds[j], here[kk]) for j, kk in source]
+        opens = new_opens
+    pieces += [(Shape(v, m), at) for (v, m, _), at in zip(opens, kinds, strict=True)]
+    return pieces
 
-    def carry_on(i: int, new_opens: list[tuple[_Open, tuple[int, ...]]], closed: tuple[tuple[Shape, tuple[int, ...]], ...], gain: list[int]) -> None:
-        if i == len(opens):
-            start_new((-1, -1, -1), new_opens, closed, gain)
-            return
-        slot, width, grown, bottom = opens[i]
-        kinds = open_kinds[i]
-        if grown == 2:  # end the piece before this step
-            carry_on(i + 1, new_opens, (*closed, (Shape(width, len(kinds)), kinds)), gain)
-        if caps[slot] < 1 or (bottom and index > bottom_limit):
-            return
-        for kk, kind in enumerate(pos.kinds):
-            if not usable(avail[kk], width, protect):
-                continue
-            avail[kk] -= width
-            caps[slot] -= 1
-            gain[0] += width
-            gain[1 + top - width] += 1
-            carry_on(i + 1, [*new_opens, ((slot, width, 2, bottom), (*kinds, kind))], closed, gain)
-            gain[0] -= width
-            gain[1 + top - width] -= 1
-            caps[slot] += 1
-            avail[kk] += width
 
-    carry_on(0, [], closed0, [0] * top)
+@lru_cache(maxsize=4096)
+def _tail(hist: Hist, free: _Room, tuples: tuple[int, ...], top: int, protect: bool) -> list[int]:
+    """The greedy tuple placement over the lead's tuples and its tractors' free positions."""
+    return _tuples_on_hist(hist, list(tuples) + [w for w, c in free for _ in range(c)], top, protect)
+
+
+def _close_all(
+    states: dict[_Key, tuple[int, _Chain]], closings: Callable[[_Frame], list[_Room]], room: int
+) -> dict[_Key, tuple[int, _Chain]]:
+    """End every open piece, in every way it fits the lead tractors left (a state
+    with an open piece of length 1 dies)."""
+    out: dict[_Key, tuple[int, _Chain]] = {}
+    for (free, opens, hist, carry), (value, chain) in states.items():
+        if not opens:
+            key: _Key = (free, (), hist, carry)
+            old = out.get(key)
+            if old is None or value > old[0]:
+                out[key] = (value, chain)
+            continue
+        worth = value - len(opens)
+        for left in closings((free, opens)):
+            key = (left, (), _clamp(hist, room + sum(c for _, c in left)), carry)
+            old = out.get(key)
+            if old is None or worth > old[0]:
+                out[key] = (worth, chain)
+    return out
