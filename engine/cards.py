@@ -194,6 +194,13 @@ def check_copies(
     ``hands`` pairs each card list with its request path; every excess copy is
     reported at the element that exceeds the limit.
     """
+    counts: dict[int, int] = {}  # the usual case, no excess copy, settled in one cheap pass
+    get = counts.get
+    for _, cards in hands:
+        for card in cards:
+            counts[card] = get(card, 0) + 1
+    if not counts or max(counts.values()) <= decks:
+        return
     seen: Counter[int] = Counter()
     problems: list[Problem] = []
     for path, cards in hands:

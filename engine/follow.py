@@ -485,10 +485,16 @@ def judge_follow(
 
 
 def judge_checked(
-    lead_t: tuple[int, ...], hand_t: tuple[int, ...], play_t: tuple[int, ...] | None, order: TrumpOrder, rules: Rules
+    lead_t: tuple[int, ...],
+    hand_t: tuple[int, ...],
+    play_t: tuple[int, ...] | None,
+    order: TrumpOrder,
+    rules: Rules,
+    lead_units: tuple[Unit, ...] | None = None,
 ) -> FollowVerdict:
     """``judge_follow`` on input that passes its checks (``resolve_trick`` checks
-    the whole trick first, which implies every follow's checks)."""
+    the whole trick first, which implies every follow's checks, and passes the
+    lead's ``decompose`` it already has)."""
     suit_of = order.suit
     suit = suit_of[lead_t[0]]
     lay = layout(order, suit)
@@ -496,7 +502,8 @@ def judge_checked(
     counts = lay.counts([c for c in hand_t if suit_of[c] == suit])
     ob = _obligation(order, tuple(sorted(lead_t)), counts, rules)
     req = ob.requirement
-    lead_units = decompose(lead_t, order)
+    if lead_units is None:
+        lead_units = decompose(lead_t, order)
     example = list(ob.suit_example)
     if len(example) < n:
         rest = sorted([c for c in hand_t if suit_of[c] != suit], key=_lowest_first(order).__getitem__)

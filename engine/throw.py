@@ -29,7 +29,7 @@ from engine.cards import KINDS, card_str, check_copies
 from engine.errors import InvalidInput, Problem
 from engine.reasons import Reason
 from engine.rules import Rules
-from engine.trump import TrumpOrder
+from engine.trump import TRUMP, TrumpOrder
 from engine.units import Unit, decompose
 from engine.words import cards_text, shape_name, suit_name, unit_name
 
@@ -115,35 +115,51 @@ class _Seat:
     def __init__(self, cards: Iterable[int], suit: int, order: TrumpOrder, decks: int) -> None:
         self.order = order
         self.suit = suit
-        counts = Counter(cards)  # cards of other suits are never looked up
+        suit_of = order.suit
+        counts: dict[int, int] = {}  # the seat's cards of the led suit: kind → copies
+        for c in cards:
+            if suit_of[c] == suit:
+                counts[c] = counts.get(c, 0) + 1
         power = order.power
         steps = order.steps[suit]
         best: list[list[int]] = [[-1] * len(steps) for _ in range(decks + 1)]
-        for i, kinds in enumerate(steps):
-            for kind in kinds:
-                n = counts.get(kind)
-                if n:
-                    for w in range(1, min(n, decks) + 1):
-                        held = best[w][i]
-                        if held < 0 or power[kind] > power[held]:
-                            best[w][i] = kind
+        if suit != TRUMP:  # a plain suit has one kind per step: nothing to choose between
+            step_of = order.step
+            for kind, n in counts.items():
+                i = step_of[kind]
+                for w in range(1, min(n, decks) + 1):
+                    best[w][i] = kind
+        else:  # several kinds may share a step: the highest power, the first listed on ties
+            for i, kinds in enumerate(steps):
+                for kind in kinds:
+                    held_copies = counts.get(kind, 0)
+                    if held_copies:
+                        for w in range(1, min(held_copies, decks) + 1):
+                            held = best[w][i]
+                            if held < 0 or power[kind] > power[held]:
+                                best[w][i] = kind
         self.best = best
         self.memo: dict[tuple[int, int], tuple[int, tuple[int, ...]] | None] = {}
 
     def unit(self, width: int, length: int) -> tuple[int, tuple[int, ...]] | None:
         key = (width, length)
-        if key in self.memo:
-            return self.memo[key]
-        rank = -(1 << 30)
-        kinds: list[int] = []
+        memo = self.memo
+        if key in memo:
+            return memo[key]
+        found = None
         if width < len(self.best):
             row = self.best[width]
-            power = self.order.power
             if length == 1:
-                for kind in row:
-                    if kind >= 0 and power[kind] > rank:
-                        rank, kinds = power[kind], [kind]
+                # steps rise in power (power = 4 * step + at most 3), so the highest
+                # kind held ``width`` times is at the highest step that has one
+                for kind in reversed(row):
+                    if kind >= 0:
+                        found = (self.order.power[kind], (kind,) * width)
+                        break
             else:
+                power = self.order.power
+                rank = -(1 << 30)
+                kinds: list[int] = []
                 suit = self.suit
                 for chain, values in zip(self.order.chains[suit], self.order.chain_values[suit], strict=True):
                     run = 0
@@ -157,10 +173,9 @@ class _Seat:
                             top = values[pos] * 4 + power[kind] % 4
                             if top > rank:
                                 rank, kinds = top, [row[s] for s in chain[pos - length + 1 : pos + 1]]
-        found = None
-        if kinds:
-            found = (rank, tuple(k for k in self.order.sorted(kinds) for _ in range(width)))
-        self.memo[key] = found
+                if kinds:
+                    found = (rank, tuple(k for k in self.order.sorted(kinds) for _ in range(width)))
+        memo[key] = found
         return found
 
 
@@ -188,6 +203,7 @@ def _beaten_reasons(unit: Unit, blockers: list[Blocker], suit: int) -> list[Reas
     """One reason per seat that beats ``unit``: what it holds and why that beats it."""
     thrown_en, thrown_zh = unit_name(unit), unit_name(unit, "zh")
     suit_en, suit_zh = suit_name(suit), suit_name(suit, "zh")
+    same_en = shape_name(unit.width, unit.length)
     out: list[Reason] = []
     for b in blockers:
         held = cards_text(b.cards)
@@ -206,8 +222,7 @@ def _beaten_reasons(unit: Unit, blockers: list[Blocker], suit: int) -> list[Reas
             out.append(
                 Reason(
                     "throw.unit_beaten",
-                    f"Seat {b.seat} holds {held} in {suit_en}, a higher "
-                    f"{shape_name(unit.width, unit.length)} than the thrown {thrown_en}.",
+                    f"Seat {b.seat} holds {held} in {suit_en}, a higher {same_en} than the thrown {thrown_en}.",
                     f"座位{b.seat}有{suit_zh} {held}，大过甩出的{thrown_zh}。",
                 )
             )

@@ -31,6 +31,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import chain
 
 from engine.cards import card_str, check_copies, points
 from engine.errors import InvalidInput, Problem
@@ -370,7 +371,7 @@ def _check(
 def _role(i: int, play: Sequence[int], led: int, matched: bool, order: TrumpOrder) -> str:
     if i == 0:
         return "lead"
-    suits = {order.suit[c] for c in play}
+    suits = set(map(order.suit.__getitem__, play))
     if suits == {led}:
         return "follow"
     if led != TRUMP and suits == {TRUMP} and matched:
@@ -515,13 +516,13 @@ def resolve_trick(
                 else:
                     reasons.append(_THROW_NOT_JUDGED)
             else:
-                follow = judge_checked(lead, tuple(hands[seat]), tuple(play), order, rules)  # _check covered it
+                follow = judge_checked(lead, tuple(hands[seat]), tuple(play), order, rules, lead_units)  # _check did
                 legal = follow.legal
                 reasons += follow.reasons
         verdicts.append(
             PlayVerdict(
                 seat=seat,
-                cards=tuple(order.sorted(list(play))),
+                cards=tuple(order.sorted(play)),
                 role=role,
                 beats_previous_best=won,
                 legal=legal,
@@ -537,7 +538,7 @@ def resolve_trick(
         suit=led,
         lead_units=lead_units,
         winner=(leader + best) % 4,
-        points=sum(_POINTS[c] for p in plays for c in p),
+        points=sum(map(_POINTS.__getitem__, chain.from_iterable(plays))),
         plays=tuple(verdicts),
     )
 

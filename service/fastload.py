@@ -44,7 +44,14 @@ class _Loader:
         hooks = schema._hooks
         self.validates = bool(hooks[VALIDATES])
         self.validates_schema = bool(hooks[VALIDATES_SCHEMA])
-        self.post_load = bool(hooks[POST_LOAD])
+        # the @post_load methods in the order Schema._invoke_load_processors calls them
+        # (pass_collection ones first), each with whether it takes the original data
+        self.post_load = [
+            (getattr(schema, name), bool(kwargs.get("pass_original", False)))
+            for collection in (True, False)
+            for name, hook_many, kwargs in hooks[POST_LOAD]
+            if hook_many == collection
+        ]
 
     def load(self, data: Any) -> Any:
         if self.plan is not None:
@@ -83,13 +90,16 @@ class _Loader:
             if store.errors:
                 raise _Slow
         if self.post_load:
+            loaded: Any = result
             try:
-                return schema._invoke_load_processors(
-                    POST_LOAD, result, many=False, original_data=data, partial=schema.partial,
-                    unknown=schema.unknown,
-                )
+                for processor, original in self.post_load:
+                    if original:
+                        loaded = processor(loaded, data, many=False, partial=schema.partial, unknown=schema.unknown)
+                    else:
+                        loaded = processor(loaded, many=False, partial=schema.partial, unknown=schema.unknown)
             except ValidationError:
                 raise _Slow from None
+            return loaded
         return result
 
 

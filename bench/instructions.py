@@ -1,0 +1,91 @@
+"""Instructions per request through the WSGI app, counted by valgrind: a steady figure.
+
+On a shared machine wall-clock figures move with the neighbours; the number of
+machine instructions a request executes does not.  This runs bench/wsgi.py's
+requests (``GET /healthz`` and every body of bench/bodies.py, warm) under
+``valgrind --tool=callgrind``, with a marker call (``os.getppid``) between the
+cases so callgrind dumps a counter per case, and prints thousands of
+instructions (kIr) per request and the difference to ``/healthz``.
+
+    apt-get install valgrind
+    python bench/instructions.py [--requests 30]
+
+It takes about a minute (valgrind runs Python some fifty times slower).
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
+    sys.path[0] = str(ROOT)
+elif str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+
+def inner(requests: int, names_file: str) -> None:
+    """Under valgrind: warm every case, then run each between two markers."""
+    from bench.wsgi import call, cases
+    from service.app import create_app
+
+    app = create_app({"LOG_STREAM": io.StringIO()})
+    all_cases = cases()
+    for make in all_cases.values():
+        for _ in range(20):
+            call(app, make)
+    for make in all_cases.values():
+        os.getppid()  # marker: callgrind dumps the counts so far
+        for _ in range(requests):
+            call(app, make)
+    os.getppid()
+    Path(names_file).write_text("\n".join(all_cases), encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--requests", type=int, default=30, help="requests per case")
+    parser.add_argument("--inner", default=None, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.inner:
+        inner(args.requests, args.inner)
+        return
+    if not shutil.which("valgrind"):
+        raise SystemExit("valgrind is not installed (apt-get install valgrind)")
+    with tempfile.TemporaryDirectory() as tmp:
+        names = os.path.join(tmp, "names.txt")
+        subprocess.run(
+            ["valgrind", "--tool=callgrind", "--dump-before=getppid",
+             f"--callgrind-out-file={tmp}/out.%p", os.path.realpath(sys.executable), __file__,
+             "--requests", str(args.requests), "--inner", names],
+            check=True, capture_output=True, env=dict(os.environ, PYTHONHASHSEED="0"),
+        )
+
+        def part(path: str) -> int:  # out.PID.N for the N-th dump; out.PID (no N) is the last
+            tail = os.path.basename(path).split(".")[2:]
+            return int(tail[0]) if tail else 1 << 30
+
+        totals = []
+        for path in sorted(glob.glob(f"{tmp}/out.*"), key=part):
+            text = Path(path).read_text(encoding="utf-8", errors="replace")
+            found = re.search(r"^(?:totals|summary):\s+(\d+)", text, re.M)
+            totals.append(int(found.group(1)) if found else 0)
+        labels = Path(names).read_text(encoding="utf-8").split("\n")
+    per = [t / args.requests / 1000 for t in totals[1 : 1 + len(labels)]]  # dump 0: start-up and warming
+    print(f"instructions per request (kIr), {args.requests} warm requests per case, python {sys.version.split()[0]}")
+    print(f"{'request':44} {'kIr':>8} {'+floor':>8}")
+    for label, k in zip(labels, per, strict=True):
+        print(f"{label:44} {k:8.0f} {k - per[0]:8.0f}")
+
+
+if __name__ == "__main__":
+    main()

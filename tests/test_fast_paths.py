@@ -1,0 +1,91 @@
+"""The shortcuts of the request path (bench/RESULTS.md) answer exactly as the
+code they stand in for: display ranks and sort keys, the in-hand pre-check,
+cached wordings, the cached Accept-Language choice."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from werkzeug.datastructures import LanguageAccept
+from werkzeug.http import parse_accept_header
+
+from engine.cards import CARD_NAMES, KINDS, card_str
+from engine.follow import judge_follow
+from engine.rules import PRESET_VALUES, preset
+from engine.shapes import in_hand
+from engine.trump import Trump, trump_order
+from service.api import language_of
+
+
+@pytest.mark.parametrize("name", list(PRESET_VALUES))
+def test_display_rank_sorts_as_the_sort_key(name: str) -> None:
+    rules = preset(name)
+    rng = random.Random(name)
+    for level in range(13):
+        for suit in (None, 0, 1, 2, 3):
+            order = trump_order(Trump(level, suit), rules)
+            cards = [k for k in range(KINDS) for _ in range(rules.decks)]
+            rng.shuffle(cards)
+            assert order.sorted(cards) == sorted(cards, key=order.sort_key)
+
+
+def test_card_names_are_card_str() -> None:
+    assert CARD_NAMES == tuple(card_str(k) for k in range(KINDS))
+
+
+def _in_hand_slowly(cards: list[int], hand: list[int]) -> bool:
+    return not (Counter(cards) - Counter(hand))
+
+
+@settings(max_examples=300)
+@given(st.lists(st.integers(0, 8), max_size=6), st.lists(st.integers(0, 8), max_size=10))
+def test_in_hand_counts_copies(cards: list[int], hand: list[int]) -> None:
+    assert in_hand(cards, hand) == _in_hand_slowly(cards, hand)
+
+
+def test_cached_follow_wordings_are_the_fresh_ones() -> None:
+    """Requirement.describe and Structure.text are cached by value: for many
+    random follows (seed 000's four-deck lists and the generic rule), the
+    cached words are those built afresh."""
+    rng = random.Random(5)
+    checked = 0
+    for name in ("two-deck", "four-deck", "four-deck-cgc"):
+        rules = preset(name)
+        for _ in range(40):
+            order = trump_order(Trump(rng.randrange(13), rng.choice([None, 0, 1, 2, 3])), rules)
+            deck = [k for k in range(KINDS) for _ in range(rules.decks)]
+            rng.shuffle(deck)
+            suit = rng.choice([0, 1, 2, 3, 4])
+            pool = [c for c in deck if order.suit[c] == suit]
+            size = rng.choice([1, 2, 4, 6, 8])
+            if len(pool) < size * 2:
+                continue
+            lead = pool[:size]
+            if len({order.suit[c] for c in lead}) != 1:
+                continue
+            rest = list(deck)
+            for card in lead:
+                rest.remove(card)
+            hand = rest[: rules.hand_size]
+            verdict = judge_follow(lead, hand, None, order, rules)
+            req = verdict.required
+            checked += 1
+            assert req.describe() == req._describe()
+            if req.structure is not None:
+                for lang in ("en", "zh"):
+                    assert req.structure.text(lang) == req.structure._text(lang)
+    assert checked > 50
+
+
+@pytest.mark.parametrize(
+    "header",
+    [None, "", "zh", "zh-CN,zh;q=0.9,en;q=0.8", "en-US,en;q=0.9", "fr, zh;q=0.5", "de", "*", "zh;q=0, en",
+     "en;q=0.2, zh;q=0.3", "zh-TW", "EN", "x" * 200],
+)
+def test_cached_language_choice_is_werkzeugs(header: str | None) -> None:
+    expected = parse_accept_header(header, LanguageAccept).best_match(["en", "zh"], default="en") or "en"
+    assert language_of(header) == expected
