@@ -179,7 +179,9 @@ class Requirement:
         en_suit, zh_suit = suit_name(self.suit, "en"), suit_name(self.suit, "zh")
         if self.rule == "all_suit_cards":
             rest = self.lead_cards - self.held
-            en = f"all {self.held} {en_suit} held" + (f", then any {rest} other cards" if rest else "")
+            en = f"all {self.held} {en_suit} held" + (
+                f", then any {rest} other card{'' if rest == 1 else 's'}" if rest else ""
+            )
             zh = f"全部{self.held}张{zh_suit}" + (f"，再垫{rest}张其他牌" if rest else "")
         else:
             en = f"{self.cards} {en_suit}"
@@ -438,20 +440,30 @@ def _structure_reason(
         return Reason(
             "follow.must_play_tractor",
             f"Your {en_suit} can form tractors of {owed.tractor_cards} cards within the lead's tractors "
-            f"({lead_en}), e.g. {owed.text('en')}; this play has only {reached.tractor_cards}.",
+            f"({lead_en}), e.g. {owed.text('en')}; this play has "
+            f"{'only ' + str(reached.tractor_cards) if reached.tractor_cards else 'none'}.",
             f"你的{zh_suit}能在首家的拖拉机（{lead_zh}）之内组成共{owed.tractor_cards}张的拖拉机，"
-            f"例如{owed.text('zh')}；这手牌只有{reached.tractor_cards}张。",
+            f"例如{owed.text('zh')}；这手牌"
+            f"{'只有' + str(reached.tractor_cards) + '张' if reached.tractor_cards else '一张也没有'}。",
         )
     for (width, want), (_, have) in zip(owed.tuples, reached.tuples, strict=True):
         if want > have:
             shape = Shape(width)
+            has_en = "only " + shape.counted(have, "en") if have else "none"
+            has_zh = "只有" + shape.counted(have, "zh") if have else "一个也没有"
+            if not any(u.length > 1 for u in lead_units):
+                return Reason(
+                    _TUPLE_CODES.get(width, "follow.must_play_tuple"),
+                    f"Your {en_suit} hold {shape.counted(want, 'en')} for the lead ({lead_en}) and must "
+                    f"play {'it' if want == 1 else 'them'}; this play has {has_en}.",
+                    f"你的{zh_suit}有{shape.counted(want, 'zh')}，首家出{lead_zh}，必须跟出；这手牌{has_zh}。",
+                )
             return Reason(
                 _TUPLE_CODES.get(width, "follow.must_play_tuple"),
                 f"After the tractors, your {en_suit} can still supply {shape.counted(want, 'en')} to the lead "
-                f"({lead_en}; tuples inside its tractors count); this play has "
-                f"{'only ' + shape.counted(have, 'en') if have else 'none'}.",
+                f"({lead_en}; tuples inside its tractors count); this play has {has_en}.",
                 f"在拖拉机张数相同的前提下，你的{zh_suit}还能对首家的{lead_zh}跟出{shape.counted(want, 'zh')}"
-                f"（拖拉机中的也算）；这手牌{'只有' + shape.counted(have, 'zh') if have else '一个也没有'}。",
+                f"（拖拉机中的也算）；这手牌{has_zh}。",
             )
     raise AssertionError("a worse structure differs somewhere")  # pragma: no cover
 

@@ -214,7 +214,7 @@ def _beaten_reasons(unit: Unit, blockers: list[Blocker], suit: int) -> list[Reas
                     f"Seat {b.seat} holds the {shape_name(b.width, b.length)} {held} in {suit_en}: the same "
                     f"number of cards in a wider shape beats the thrown {thrown_en} whatever the ranks "
                     "(wider_shape_beats, RULES §3).",
-                    f"座位{b.seat}有{suit_zh}{shape_name(b.width, b.length, 'zh')} {held}：同样张数时更宽的牌型"
+                    f"{b.seat}号位有{suit_zh}{shape_name(b.width, b.length, 'zh')} {held}：同样张数时更宽的牌型"
                     f"大过甩出的{thrown_zh}，不论大小。",
                 )
             )
@@ -223,7 +223,7 @@ def _beaten_reasons(unit: Unit, blockers: list[Blocker], suit: int) -> list[Reas
                 Reason(
                     "throw.unit_beaten",
                     f"Seat {b.seat} holds {held} in {suit_en}, a higher {same_en} than the thrown {thrown_en}.",
-                    f"座位{b.seat}有{suit_zh} {held}，大过甩出的{thrown_zh}。",
+                    f"{b.seat}号位有{suit_zh} {held}，大过甩出的{thrown_zh}。",
                 )
             )
     return out
@@ -327,7 +327,7 @@ def _choose_forced(
             f"seat {first} is the first blocking player after the leader; of the units it can beat, "
             "the smallest (fewest cards, then lowest) is forced"
         )
-        zh = f"座位{first}是出牌人之后第一个能大过的玩家；出它能大过的牌型中最小的一手"
+        zh = f"{first}号位是出牌人之后第一个能大过的玩家；出它能大过的牌型中最小的一手"
         source = "shengji.io"
     else:  # lowest_failed
         index = min(failed, key=lambda f: _lowest(f[1].unit, f[0]))[0]
@@ -349,7 +349,7 @@ def _penalty(leader: int, cards: int, rules: Rules) -> tuple[Penalty, Reason | N
         return Penalty(kind, 1, leader, None), Reason(
             "throw.penalty.match_point",
             f"Seat {leader} loses 1 match point for the failed throw (seed 002).",
-            f"甩牌失败，座位{leader}扣1分（只扣本人）。",
+            f"甩牌失败，{leader}号位扣1分（只扣本人）。",
         )
     if kind == "points_per_card":
         per = rules.throw_penalty_points_per_card
@@ -359,7 +359,7 @@ def _penalty(leader: int, cards: int, rules: Rules) -> tuple[Penalty, Reason | N
             "throw.penalty.points_per_card",
             f"The other team (seats {team} and {team + 2}) gains {per} × {cards} = {amount} points "
             "for the failed throw.",
-            f"甩牌失败，对方（座位{team}和{team + 2}）得{per}×{cards}={amount}分。",
+            f"甩牌失败，对方（{team}号位和{team + 2}）得{per}×{cards}={amount}分。",
         )
     return Penalty("none"), None
 

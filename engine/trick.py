@@ -415,6 +415,12 @@ def _role_reason(role: str, words: _LeadWords, throw: bool, seat: int) -> Reason
             f"Trumps the {words.suit_en} lead with its structure ({words.shape_en}): a ruff.",
             f"用主牌按首家{words.suit_zh}的牌型（{words.shape_zh}）毙牌。",
         )
+    if role == "discard" and words.suit_en == "trumps":
+        return Reason(
+            "trick.discard",
+            "Not all trumps: a discard, which never wins.",
+            "没有全部出主牌：垫牌，不能获胜。",
+        )
     if role == "discard":
         return Reason(
             "trick.discard",

@@ -285,7 +285,7 @@ def test_reasons_name_every_beater_in_both_languages() -> None:
     v = judge("9S 8S 8S 4S 4S", {1: "3S", 2: "QS QS", 3: "2S"})
     beaten = [r for r in v.reasons if r.code == "throw.unit_beaten"]
     assert len(beaten) == sum(len(f.beaten_by) for f in v.failed_units) == 3
-    assert all("QS" in r.en and "QS" in r.zh and "座位2" in r.zh for r in beaten)
+    assert all("QS" in r.en and "QS" in r.zh and "2号位" in r.zh for r in beaten)
     forced = v.reasons[-1]
     assert forced.code == "throw.forced.lowest_failed" and "4S 4S" in forced.en and "4S 4S" in forced.zh
     stands = judge("AS AS KS", {1: "QS"}).reasons

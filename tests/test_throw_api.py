@@ -52,7 +52,7 @@ def test_chinese_reasons(api: Any) -> None:
     data = resp.get_json()
     assert data["forced_play"] == ["JS", "JS"]
     assert resp.headers["Content-Language"] == "zh"
-    assert "座位3" in data["reasons"][0]["message"]
+    assert "3号位" in data["reasons"][0]["message"]
 
 
 def test_penalty_and_wider_shape_in_json(api: Any) -> None:
