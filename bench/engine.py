@@ -1,7 +1,7 @@
 """Engine-only timings: python bench/engine.py [--runs N] [--seed S] [--only NAME].
 
 One function per measured operation (``follow_check``, ``trick_resolution``,
-``throw_check``; others add theirs to ``SECTIONS``), each returning table rows;
+``throw_check``, ``hand_audit``; others add theirs to ``SECTIONS``), each returning table rows;
 ``main`` prints the table.  Every timed call gets a fresh random deal, and the engine's
 per-hand caches are cleared before it, so the figures are for a hand the
 engine has never seen (trump orders and suit layouts stay warm, as in a
@@ -240,10 +240,32 @@ def throw_check(runs: int, rng: random.Random) -> list[Row]:
     return rows
 
 
+def hand_audit(runs: int, rng: random.Random) -> list[Row]:
+    """audit_hand: replay a whole legal hand (tests/deal.py) with every check —
+    throws against the hands at that moment, every follow, winners, kitty,
+    settlement.  A new hand every call (runs capped: each call is a whole game)."""
+    from engine.audit import audit_hand
+    from tests.deal import play_hand
+
+    rows = []
+    for name in ("two-deck", "four-deck"):
+        rules = preset(name)
+        times, tricks = [], 0
+        for _ in range(max(3, runs // 20)):
+            deal = play_hand(rules, rng.randrange(10**6))
+            tricks = len(deal.tricks)
+            times.append(timed(audit_hand, rules, deal.trump, deal.dealer, (0, 0), deal.hands, deal.kitty,
+                               deal.tricks, True))
+        rows.append(Row("audit", name, f"whole hand, ~{tricks} tricks", rules.hand_size, rules.hand_size,
+                        tuple(times)))
+    return rows
+
+
 SECTIONS: dict[str, Callable[[int, random.Random], list[Row]]] = {
     "follow": follow_check,
     "trick": trick_resolution,
     "throw": throw_check,
+    "audit": hand_audit,
 }
 
 
