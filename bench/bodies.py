@@ -130,6 +130,8 @@ BODIES: dict[str, tuple[str, Body]] = {
          "lead": THROW_LEAD.split(),
          "hands": {str(s + 1): _strs(h) for s, h in enumerate(THROW_HANDS)}},
     ),
+    # two decks, playing 10 with hearts trump: seat 3 (a defender) ruffs the last trick's
+    # pair of clubs and digs a 25-point kitty
     "POST /v1/kitty (last trick)": (
         "/v1/kitty",
         {"rules": "two-deck", "trump": {"level": "10", "suit": "H"}, "dealer": 0,

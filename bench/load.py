@@ -11,7 +11,7 @@ endpoint (a pair), in ``--rounds`` rounds: an endpoint's ratio is the median
 of its pairs' ratios (the range over the rounds is printed too), and its
 figures are the medians over the rounds.
 
-    python bench/load.py [--seconds 4] [--rounds 3] [--connections 8] [--workers N] [--only LABELS]
+    python bench/load.py [--seconds 3] [--rounds 3] [--connections 8] [--workers N] [--only LABELS]
 """
 
 from __future__ import annotations
@@ -132,7 +132,7 @@ def median(values: list[float]) -> float:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=int, default=4, help="wrk duration of each measurement")
+    parser.add_argument("--seconds", type=int, default=3, help="wrk duration of each measurement")
     parser.add_argument("--rounds", type=int, default=3, help="(ceiling, endpoint) pairs per endpoint")
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--workers", type=int, default=None, help="default: gunicorn.conf.py's")

@@ -2,8 +2,11 @@
 
 ``gunicorn -c gunicorn.conf.py`` serves ``service.app:create_app()`` on
 127.0.0.1:8000.  The environment overrides: ``BIND`` (the container sets
-``0.0.0.0:8000``), ``WORKERS`` (default: CPUs available to the container + 1),
-``TIMEOUT`` and ``GRACEFUL_TIMEOUT`` (seconds).
+``0.0.0.0:8000``), ``WORKERS`` (default: the CPUs available to the container,
+at least 2 — measured in bench/RESULTS.md: on two cores, 3 workers served
+fewer requests per second than 2, with a longer p99), ``TIMEOUT`` and
+``GRACEFUL_TIMEOUT`` (seconds).  JSON is orjson throughout (service/jsonio.py,
+the log formatter), also chosen by measurement (bench/jsonlib.py).
 
 Metrics: prometheus-client's multiprocess mode needs ``PROMETHEUS_MULTIPROC_DIR``
 set before the app is imported, so it is set here (a fresh temporary directory
@@ -57,7 +60,7 @@ def available_cpus() -> int:
 wsgi_app = "service.app:create_app()"
 bind = os.environ.get("BIND", "127.0.0.1:8000")
 worker_class = "sync"
-workers = int(os.environ.get("WORKERS", available_cpus() + 1))
+workers = int(os.environ.get("WORKERS", max(2, available_cpus())))  # bench/RESULTS.md
 preload_app = True
 max_requests = 10000
 max_requests_jitter = 1000
