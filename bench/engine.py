@@ -251,7 +251,7 @@ def hand_audit(runs: int, rng: random.Random) -> list[Row]:
     for name in ("two-deck", "four-deck"):
         rules = preset(name)
         times, tricks = [], 0
-        for _ in range(max(3, runs // 20)):
+        for _ in range(max(1, runs // 20)):
             deal = play_hand(rules, rng.randrange(10**6))
             tricks = len(deal.tricks)
             times.append(timed(audit_hand, rules, deal.trump, deal.dealer, (0, 0), deal.hands, deal.kitty,
