@@ -76,7 +76,7 @@ from engine.shapes import (
     within_copies,
 )
 from engine.trump import SUIT_LABELS, TrumpOrder
-from engine.units import Unit, decompose
+from engine.units import Unit, decompose, mixed_suit_problems
 from engine.words import suit_name
 
 Vector = tuple[int, ...]
@@ -353,16 +353,7 @@ def _check(
     problems: list[Problem] = []
     if not lead:
         raise InvalidInput(Problem(("lead",), "the lead is empty: give the cards the leader played"))
-    first = order.suit[lead[0]]
-    for j, card in enumerate(lead):
-        if order.suit[card] != first:
-            problems.append(
-                Problem(
-                    ("lead", j),
-                    f"{card_str(card)} is {SUIT_LABELS[order.suit[card]]}, but the lead's first card "
-                    f"{card_str(lead[0])} is {SUIT_LABELS[first]}: a lead is one effective suit",
-                )
-            )
+    problems += mixed_suit_problems(lead, order, ("lead",))
     if not within_copies(rules.decks, lead, hand):
         try:
             check_copies([(("lead",), lead), (("hand",), hand)], rules.decks)

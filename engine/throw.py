@@ -30,7 +30,7 @@ from engine.errors import InvalidInput, Problem
 from engine.reasons import Reason
 from engine.rules import Rules
 from engine.trump import TRUMP, TrumpOrder
-from engine.units import Unit, decompose
+from engine.units import Unit, decompose, mixed_suit_problems
 from engine.words import cards_text, shape_name, suit_name, unit_name
 
 SEATS = 4
@@ -250,16 +250,7 @@ def _check(
     if problems:
         raise InvalidInput(problems)
     suit = order.suit[lead[0]]
-    for i, card in enumerate(lead):
-        if order.suit[card] != suit:
-            problems.append(
-                Problem(
-                    ("lead", i),
-                    f"the lead mixes effective suits: {card_str(card)} is in {suit_name(order.suit[card])}, "
-                    f"the lead's first card {card_str(lead[0])} in {suit_name(suit)}; "
-                    "a throw is of one effective suit (RULES §4)",
-                )
-            )
+    problems += mixed_suit_problems(lead, order, ("lead",))
     if problems:
         raise InvalidInput(problems)
     own = hands.get(leader)

@@ -49,8 +49,8 @@ from engine.shapes import (
     take,
     within_copies,
 )
-from engine.trump import SUIT_LABELS, TRUMP, TrumpOrder
-from engine.units import Unit, decompose
+from engine.trump import TRUMP, TrumpOrder
+from engine.units import Unit, decompose, mixed_suit_problems
 from engine.words import suit_name
 
 ROLES = ("lead", "follow", "ruff", "discard")
@@ -322,16 +322,7 @@ def _check(
     lead = plays[0]
     if not lead:
         raise InvalidInput(problems + [Problem(("plays", 0), "the lead is empty")])
-    first = order.suit[lead[0]]
-    for j, card in enumerate(lead):
-        if order.suit[card] != first:
-            problems.append(
-                Problem(
-                    ("plays", 0, j),
-                    f"{card_str(card)} is {SUIT_LABELS[order.suit[card]]}, but the lead's first card "
-                    f"{card_str(lead[0])} is {SUIT_LABELS[first]}: a lead is one effective suit",
-                )
-            )
+    problems += mixed_suit_problems(lead, order, ("plays", 0))
     for i, play in enumerate(plays[1:], start=1):
         if len(play) != len(lead):
             problems.append(

@@ -12,12 +12,13 @@ the unit with the most cards; ties → the wider; ties → the higher.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.cards import card_str
-from engine.trump import TrumpOrder
+from engine.errors import Problem
+from engine.trump import SUIT_LABELS, TrumpOrder
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,3 +143,21 @@ def is_tractor(cards: Iterable[int], order: TrumpOrder) -> bool:
         return False
     units = decompose(cards, order)
     return len(units) == 1 and units[0].length >= 2
+
+
+def mixed_suit_problems(lead: Sequence[int], order: TrumpOrder, path: tuple[str | int, ...]) -> list[Problem]:
+    """RULES §4: a lead is one effective suit.  One problem per card (at
+    ``(*path, index)``) outside the effective suit of the lead's first card."""
+    if not lead:
+        return []
+    first = order.suit[lead[0]]
+    return [
+        Problem(
+            (*path, j),
+            f"the lead mixes effective suits: {card_str(card)} is {SUIT_LABELS[order.suit[card]]}, but the "
+            f"lead's first card {card_str(lead[0])} is {SUIT_LABELS[first]}; a lead is one effective suit "
+            "(RULES §4)",
+        )
+        for j, card in enumerate(lead)
+        if order.suit[card] != first
+    ]
