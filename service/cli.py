@@ -152,16 +152,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     audit = sub.add_parser("audit", help="audit hand records (.json: one hand, .jsonl: one per line)")
     audit.add_argument("files", nargs="+")
     audit.add_argument("--lang", choices=["en", "zh"], default="en", help="language of the explanations")
-    serve = sub.add_parser("serve", help="start the service (gunicorn with the packaged config)")
-    serve.add_argument("gunicorn_args", nargs=argparse.REMAINDER)
-    args = parser.parse_args(argv)
+    sub.add_parser("serve", help="start the service (gunicorn with the packaged config; "
+                                 "further arguments go to gunicorn)")
+    args, extra = parser.parse_known_args(argv)
+    if extra and args.command != "serve":
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command == "audit":
         try:
             return audit_command(args.files, args.lang, sys.stdout, sys.stderr)
         except BrokenPipeError:  # the reader (head, less) went away: not an error of ours
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return CLEAN
-    return serve_command(args.gunicorn_args)
+    return serve_command(extra)
 
 
 if __name__ == "__main__":  # pragma: no cover

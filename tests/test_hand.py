@@ -386,3 +386,17 @@ def test_random_corruptions_never_crash() -> None:
                 (t.leader + i) % 4: p for i, p in enumerate(t.plays)}
             if not same_seats:
                 assert not result.valid
+
+
+def test_cli_serve_runs_gunicorn_with_the_packaged_config(monkeypatch: Any) -> None:
+    import os
+    import sys
+
+    seen: list[list[str]] = []
+    monkeypatch.setattr(os, "execv", lambda path, argv: seen.append(list(argv)))
+    cli_main(["serve", "--bind", "127.0.0.1:9"])
+    assert seen == [[sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf", "--bind", "127.0.0.1:9"]]
+    import importlib
+
+    conf = importlib.import_module("service.gunicorn_conf")
+    assert conf.wsgi_app == "service.app:create_app()" and conf.worker_class == "sync"
