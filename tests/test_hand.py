@@ -213,25 +213,48 @@ def test_failed_throw_presented_as_standing(name: str) -> None:
     assert forced in first.reason.en
 
 
+def _attempt_with_another_unit() -> tuple[Deal, int, tuple[int, ...]]:
+    """A generated hand with a failed throw whose attempt holds another unit of
+    the forced play's size (to present as the wrong forced play)."""
+    for seed in range(200):
+        deal = play_hand(preset("two-deck"), seed)
+        order = trump_order(deal.trump, deal.rules)
+        for k, t in enumerate(deal.tricks):
+            if t.attempted_throw:
+                other = [u.cards for u in decompose(t.attempted_throw, order)
+                         if Counter(u.cards) != Counter(t.plays[0]) and len(u.cards) == len(t.plays[0])]
+                if other:
+                    return deal, k, other[0]
+    raise AssertionError("no suitable failed throw generated")  # pragma: no cover
+
+
 def test_attempted_throw_with_a_wrong_forced_play() -> None:
+    deal, k, other = _attempt_with_another_unit()
+    t = deal.tricks[k]
+    tricks = list(deal.tricks)
+    # without the attempt on record, the forced play is an ordinary single-unit lead
+    tricks[k] = replace(t, attempted_throw=None)
+    assert audit(deal, tricks).valid
+    # the attempt on record, but another of its units led instead of the forced one
+    tricks[k] = replace(t, plays=(other, *t.plays[1:]))
+    first = audit(deal, tricks).first_violation
+    assert (first.trick, first.reason.code) == (k, "throw.wrong_forced_play")
+
+
+def test_standing_throw_recorded_as_failed() -> None:
+    """An attempt on record that actually stands: the leader was wrongly refused."""
     for seed in range(40):
         deal = play_hand(preset("two-deck"), seed)
-        ks = [k for k, t in enumerate(deal.tricks) if t.attempted_throw]
+        order = trump_order(deal.trump, deal.rules)
+        ks = [k for k, t in enumerate(deal.tricks)
+              if t.attempted_throw is None and len(decompose(t.plays[0], order)) > 1]
         if ks:
             break
     k = ks[0]
-    t = deal.tricks[k]
-    # claim the attempt stood instead of the forced play: a violation
     tricks = list(deal.tricks)
-    tricks[k] = replace(t, attempted_throw=None)
-    assert audit(deal, tricks).valid  # the forced play alone is an ordinary lead
-    other = [u.cards for u in decompose(t.attempted_throw, trump_order(deal.trump, deal.rules))
-             if Counter(u.cards) != Counter(t.plays[0]) and len(u.cards) == len(t.plays[0])]
-    if other:
-        plays = (other[0], *t.plays[1:])
-        tricks[k] = replace(t, plays=plays)
-        first = audit(deal, tricks).first_violation
-        assert (first.trick, first.reason.code) == (k, "throw.wrong_forced_play")
+    tricks[k] = replace(tricks[k], attempted_throw=tricks[k].plays[0])
+    first = audit(deal, tricks).first_violation
+    assert (first.trick, first.seat, first.reason.code) == (k, tricks[k].leader, "throw.wrongly_refused")
 
 
 @pytest.mark.parametrize("name", ["one-deck", "two-deck", "three-deck", "four-deck-cgc"])
