@@ -11,7 +11,13 @@ endpoint (a pair), in ``--rounds`` rounds: an endpoint's ratio is the median
 of its pairs' ratios (the range over the rounds is printed too), and its
 figures are the medians over the rounds.
 
-    python bench/load.py [--seconds 3] [--rounds 3] [--connections 8] [--workers N] [--only LABELS]
+With ``--vary`` the follow, trick, throw and kitty endpoints are also loaded
+with a different body on every request (64 of each, ``bench.bodies.varied``:
+real moments of whole hands), so the engine's per-hand caches help no more
+than they help a platform asking about a new hand each time; those rows are
+marked "(varied)".
+
+    python bench/load.py [--seconds 3] [--rounds 3] [--connections 8] [--workers N] [--only LABELS] [--vary]
 """
 
 from __future__ import annotations
@@ -35,7 +41,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.bodies import BODIES  # noqa: E402
+from bench.bodies import BODIES, varied  # noqa: E402
+
+VARIED_PATHS = ("/v1/follow", "/v1/trick", "/v1/throw", "/v1/kitty")
 
 
 def free_port() -> int:
@@ -94,14 +102,22 @@ def _ms(text: str) -> float:
     return float(value) * {"us": 0.001, "ms": 1.0, "s": 1000.0}[unit]
 
 
-def run_wrk(url: str, body: dict | None, seconds: int, connections: int, master: int) -> dict[str, float]:
+def run_wrk(url: str, body: dict | list[dict] | None, seconds: int, connections: int, master: int) -> dict[str, float]:
     """One wrk run: req/s, p50 and p99 (ms), non-2xx count, and the CPU time
-    per request of the server (all gunicorn processes) and of wrk itself, in µs."""
+    per request of the server (all gunicorn processes) and of wrk itself, in µs.
+    ``body``: one body sent every time, or a list of bodies sent in turn."""
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as lua:
         if body is not None:
             lua.write('wrk.method = "POST"\n')
             lua.write('wrk.headers["Content-Type"] = "application/json"\n')
+        if isinstance(body, dict):
             lua.write(f"wrk.body = {json.dumps(json.dumps(body))}\n")
+        elif isinstance(body, list):  # each wrk thread cycles through the bodies, pre-formatted
+            lua.write("local bodies = {" + ",".join(json.dumps(json.dumps(b)) for b in body) + "}\n")
+            lua.write("local requests, i = {}, 0\n")
+            lua.write("init = function(args)\n  for k, b in ipairs(bodies) do\n")
+            lua.write("    requests[k] = wrk.format(nil, nil, nil, b)\n  end\nend\n")
+            lua.write("request = function()\n  i = i % #requests + 1\n  return requests[i]\nend\n")
         script = lua.name
     server0 = server_cpu_seconds(master)
     wrk0 = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -137,11 +153,19 @@ def main() -> None:
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--workers", type=int, default=None, help="default: gunicorn.conf.py's")
     parser.add_argument("--only", default=None, help="comma-separated label prefixes of bench/bodies.py")
+    parser.add_argument("--vary", action="store_true", help="also load follow/trick/throw/kitty with varied bodies")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("wrk is not installed (apt-get install wrk)")
     wanted = [w.strip() for w in args.only.split(",")] if args.only else None
-    bodies = {name: pb for name, pb in BODIES.items() if not wanted or any(name.startswith(w) for w in wanted)}
+    bodies: dict[str, tuple[str, dict | list[dict]]] = {
+        name: pb for name, pb in BODIES.items() if not wanted or any(name.startswith(w) for w in wanted)
+    }
+    if args.vary:
+        for path in VARIED_PATHS:
+            label = f"POST {path} (varied)"
+            if not wanted or any(label.startswith(w) for w in wanted):
+                bodies[label] = (path, varied(path))
     port = free_port()
     proc = start_gunicorn(port, args.workers)
     base = f"http://127.0.0.1:{port}"
@@ -150,9 +174,10 @@ def main() -> None:
     ratios: dict[str, list[float]] = {name: [] for name in bodies}
     try:
         for path, body in bodies.values():  # every body must be a 200 before we time it
-            req = urllib.request.Request(base + path, data=json.dumps(body).encode(),
-                                         headers={"Content-Type": "application/json"})
-            urllib.request.urlopen(req, timeout=5).read()
+            for one in body if isinstance(body, list) else [body]:
+                req = urllib.request.Request(base + path, data=json.dumps(one).encode(),
+                                             headers={"Content-Type": "application/json"})
+                urllib.request.urlopen(req, timeout=5).read()
         for _ in range(args.rounds):
             for name, (path, body) in bodies.items():
                 top = run_wrk(base + "/healthz", None, args.seconds, args.connections, proc.pid)

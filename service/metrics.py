@@ -115,9 +115,22 @@ def count_verdict(name: str, value: object = True, amount: int = 1) -> None:
     A malformed name or value is a programming error (ValueError), never a
     label that grows without bound.
     """
-    if not _VERDICT_NAME.match(name):
-        raise ValueError(f"verdict name {name!r} is not dotted snake_case")
-    VERDICTS.labels(name, _label_value(value)).inc(amount)
+    kind = value.__class__
+    key = (name, kind, value)
+    child = _verdicts.get(key) if kind in _KEYABLE else None
+    if child is None:  # first sight of this label pair: check it once (the pairs are bounded)
+        if not _VERDICT_NAME.match(name):
+            raise ValueError(f"verdict name {name!r} is not dotted snake_case")
+        child = VERDICTS.labels(name, _label_value(value))
+        _verdicts[key] = child
+    child.inc(amount)
+
+
+# (name, value's type, value) → its counter child: ``labels()`` takes a lock and
+# builds the label tuple on every call, and the pairs are few and never change.
+# The type is part of the key, so ``True`` and ``1`` stay different labels.
+_KEYABLE = frozenset({bool, int, str, type(None)})
+_verdicts: dict[tuple[str, type, object], Any] = {}
 
 
 def registry() -> CollectorRegistry:
