@@ -294,3 +294,21 @@ def test_termination_grace_outlasts_the_drain(
     assert command[0] == "sleep"
     pause = int(command[1])
     assert pod["spec"]["terminationGracePeriodSeconds"] > pause + gunicorn_conf["graceful_timeout"]
+
+
+def test_gunicorn_builds_no_access_line_of_its_own(gunicorn_conf: dict[str, Any]) -> None:
+    """The app writes the JSON access line; gunicorn's logger must not build one
+    per request only to drop it (bench/RESULTS.md: ~4 % of a worker's time)."""
+    from gunicorn.config import Config
+
+    cls = gunicorn_conf["logger_class"]
+    log = cls.__new__(cls)  # without setup(): that would apply the logging config to this process
+    log.cfg = Config()
+    log.cfg.set("logconfig_dict", gunicorn_conf["logconfig_dict"])  # with it, gunicorn's Logger builds lines
+    assert log.access_log_enabled is False
+
+    def atoms(*args: object) -> dict[str, str]:
+        raise AssertionError("gunicorn built an access line")
+
+    log.atoms = atoms
+    log.access(None, None, {}, 0.1)

@@ -184,6 +184,9 @@ def test_two_workers_merged_metrics_and_graceful_shutdown(tmp_path: Path) -> Non
     assert down.returncode == 1 and b"unhealthy" in down.stderr
     lines = server.log_lines()
     assert any(line.get("request_id") == "in-flight" and line.get("status") == 200 for line in lines)
+    # gunicorn's own lines are JSON too; its access lines are off (the app writes one per request)
+    assert any(line.get("logger") == "gunicorn.error" for line in lines)
+    assert not [line for line in lines if line.get("logger") == "gunicorn.access"]
     assert not [line for line in lines if "SIGKILL" in str(line.get("message")) or "TIMEOUT" in str(line.get("message"))]
     # Every worker's counts were folded into the archives on its way out.
     assert sorted(p.name for p in server.metrics_dir.iterdir()) == ["counter_archive.db", "histogram_archive.db"]
