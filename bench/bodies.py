@@ -162,62 +162,59 @@ BODIES: dict[str, tuple[str, Body]] = {
 #
 # A platform asks about a new hand on almost every call, so the engine's
 # per-hand caches (decompositions, arrangements, obligations) rarely help it.
-# ``varied(path)`` gives many bodies of one endpoint's kind, each from another
-# deal, for bench/load.py --vary: trick, follow and kitty bodies are real
-# moments of whole hands played by tests/deal.py (the hands before a trick, its
-# plays), throw bodies the 12-card throw above against freshly dealt hands.
+# ``varied(path, count)`` gives ``count`` bodies of one endpoint's kind, each
+# another moment of another deal, for bench/load.py --vary (which sends each
+# at most once per run, so no request finds its hand in a cache): trick, follow
+# and kitty bodies are real moments of whole hands played by tests/deal.py
+# (the hands before a trick and its plays; a kitty body is a trick of a deal
+# with that deal's kitty), throw bodies the 12-card throw above against
+# freshly dealt hands.
 
 
-def _moments(preset_name: str, seeds: range) -> list[tuple[Any, int, list[list[int]], dict[int, list[int]]]]:
-    """(deal, leader, plays, hands before the trick) for every trick of the hands of ``seeds``."""
+def _moments(preset_name: str, count: int, first_seed: int) -> list[tuple[Any, int, list[list[int]], dict[int, list[int]]]]:
+    """(deal, leader, plays, hands before the trick) for ``count`` tricks of
+    the hands dealt from ``first_seed`` on, every trick of a hand in turn."""
     from engine.rules import preset
     from tests.deal import play_hand
 
-    out = []
-    for seed in seeds:
+    out: list[tuple[Any, int, list[list[int]], dict[int, list[int]]]] = []
+    seed = first_seed
+    while len(out) < count:
         deal = play_hand(preset(preset_name), seed)
+        seed += 1
         hands = {s: list(h) for s, h in deal.hands.items()}
         for t in deal.tricks:
             plays = [list(p) for p in t.plays]
             out.append((deal, t.leader, plays, {s: list(h) for s, h in hands.items()}))
             for i, play in enumerate(plays):
                 seat = (t.leader + i) % 4
-                left = Counter(hands[seat]) - Counter(play)
-                hands[seat] = sorted(left.elements())
-    return out
+                hands[seat] = sorted((Counter(hands[seat]) - Counter(play)).elements())
+    return out[:count]
 
 
 def varied(path: str, count: int = 64, seed: int = 7) -> list[Body]:
-    """``count`` bodies for ``path``, each from a different deal or trick."""
+    """``count`` bodies for ``path``, each from a different trick or deal."""
     rng = random.Random(seed)
     if path == "/v1/trick":
-        moments = rng.sample(_moments("two-deck", range(100, 106)), count)
         return [
             {"rules": "two-deck", "trump": d.trump.as_json(), "leader": leader,
              "plays": [_strs(p) for p in plays], "hands": {str(s): _strs(h) for s, h in hands.items()}}
-            for d, leader, plays, hands in moments
+            for d, leader, plays, hands in _moments("two-deck", count, 1000)
         ]
-    if path == "/v1/follow":
+    if path == "/v1/follow":  # four decks: each trick's three follows are three bodies
         name = "four-deck-cgc"
-        moments = rng.sample(_moments(name, range(200, 204)), count)
         bodies = []
-        for d, leader, plays, hands in moments:
-            i = rng.randrange(1, 4)
-            bodies.append({"rules": name, "trump": d.trump.as_json(), "lead": _strs(plays[0]),
-                           "hand": _strs(hands[(leader + i) % 4]), "play": _strs(plays[i])})
-        return bodies
+        for d, leader, plays, hands in _moments(name, (count + 2) // 3, 2000):
+            for i in (1, 2, 3):
+                bodies.append({"rules": name, "trump": d.trump.as_json(), "lead": _strs(plays[0]),
+                               "hand": _strs(hands[(leader + i) % 4]), "play": _strs(plays[i])})
+        return bodies[:count]
     if path == "/v1/kitty":
-        bodies = []
-        for game in range(count):
-            from engine.rules import preset
-            from tests.deal import play_hand
-
-            d = play_hand(preset("two-deck"), 300 + game)
-            last = d.tricks[-1]
-            bodies.append({"rules": "two-deck", "trump": d.trump.as_json(), "dealer": d.dealer,
-                           "kitty": _strs(d.kitty),
-                           "last_trick": {"leader": last.leader, "plays": [_strs(list(p)) for p in last.plays]}})
-        return bodies
+        return [
+            {"rules": "two-deck", "trump": d.trump.as_json(), "dealer": d.dealer, "kitty": _strs(d.kitty),
+             "last_trick": {"leader": leader, "plays": [_strs(p) for p in plays]}}
+            for d, leader, plays, _ in _moments("two-deck", count, 3000)
+        ]
     if path == "/v1/throw":
         pack = [k for k in range(KINDS) for _ in range(4)]
         for card in _cards(THROW_LEAD):

@@ -8,7 +8,12 @@ median of rounds, each the mean over a batch) and the difference to
 machine, so it is the figure to optimise against; bench/load.py gives the
 end-to-end ratios.
 
-    python bench/wsgi.py [--batch 200] [--rounds 15] [--profile NAME]
+    python bench/wsgi.py [--batch 200] [--rounds 15] [--profile NAME] [--vary]
+
+``--vary`` adds a "(varied)" case for follow, trick, throw and kitty that sends
+a body never seen before on every request (bench.bodies.varied: real moments
+of whole hands), so the engine's per-hand caches do not help, as for a
+platform asking about a new hand every time.
 
 ``--profile NAME`` runs cProfile over one body (label prefix match) and prints
 the top functions by cumulative and by own time.
@@ -102,11 +107,25 @@ def batch_us(app: Any, make: Callable[[], dict[str, Any]], batch: int) -> float:
     return (time.perf_counter() - start) / batch * 1e6
 
 
-def cases() -> dict[str, Callable[[], dict[str, Any]]]:
+def cases(vary: int = 0) -> dict[str, Callable[[], dict[str, Any]]]:
+    """Environ factories per label; with ``vary`` > 0 also one "(varied)" case per
+    endpoint of ``bench.bodies.varied`` that hands out ``vary`` distinct bodies in turn."""
     out = {"GET /healthz (floor)": environ_for("GET", "/healthz", None)}
     for name, (path, body) in BODIES.items():
         out[name] = environ_for("POST", path, orjson.dumps(body))
+    if vary:
+        from bench.bodies import varied
+        from bench.load import VARIED_PATHS
+
+        for path in VARIED_PATHS:
+            makers = [environ_for("POST", path, orjson.dumps(b)) for b in varied(path, vary)]
+            out[f"POST {path} (varied)"] = _in_turn(makers)
     return out
+
+
+def _in_turn(makers: list[Callable[[], dict[str, Any]]]) -> Callable[[], dict[str, Any]]:
+    turn = iter(range(1 << 62))
+    return lambda: makers[next(turn) % len(makers)]()
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -114,10 +133,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--batch", type=int, default=200)
     parser.add_argument("--rounds", type=int, default=15)
     parser.add_argument("--profile", default=None, help="cProfile one body (label prefix)")
+    parser.add_argument("--vary", action="store_true",
+                        help="add varied cases: a body never sent before on every request")
     args = parser.parse_args(argv)
     # as under gunicorn: JSON access lines written (here to a discarded buffer), metrics kept
     app = create_app({"LOG_STREAM": io.StringIO()})
-    all_cases = cases()
+    # varied cases: enough distinct bodies for the warm-up, every round (or the profile) and some
+    all_cases = cases((args.rounds + 7) * args.batch if args.vary else 0)
     if args.profile:
         import cProfile
         import pstats
