@@ -72,7 +72,8 @@ HEADER = ["operation", "preset", "lead", "n", "hand", "runs", "median", "p90", "
 def cold() -> None:
     """Forget every per-hand cache of the engine (not the trump orders)."""
     for fn in (
-        follow._obligation_for, follow._first_step, generic._generic_score, trick._arrangements, units._decompose
+        follow._led, follow._obligation_for, follow._first_step, generic._generic_score, trick._arrangements, trick._lead,
+        units._decompose,
     ):
         fn.cache_clear()
 

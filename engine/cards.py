@@ -167,9 +167,12 @@ def points(card: int) -> int:
     return {3: 5, 8: 10, 11: 10}.get(rank, 0)
 
 
+_POINT_VALUES = tuple(points(k) for k in range(KINDS))
+
+
 def total_points(cards: Iterable[int]) -> int:
     """Sum of the point values of ``cards``."""
-    return sum(points(c) for c in cards)
+    return sum([_POINT_VALUES[c] for c in cards])
 
 
 def parse_cards(values: Sequence[object], path: tuple[str | int, ...] = ()) -> list[int]:

@@ -57,19 +57,22 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from engine.cards import card_str, check_copies
+from engine.cards import KINDS, card_str, check_copies
 from engine.errors import InvalidInput, Problem
 from engine.generic import LeadShape, generic_score
 from engine.patterns import PATTERN_SOURCES, PatternList, pattern_list
 from engine.reasons import Reason
 from engine.rules import Rules
 from engine.shapes import (
+    FormPlan,
     Layout,
     Placed,
     Shape,
     describe_pieces,
     fill,
     form,
+    form_plan,
+    form_planned,
     in_hand,
     layout,
     placed_cards,
@@ -240,19 +243,30 @@ def lead_shape(units: Sequence[Unit]) -> LeadShape:
     )
 
 
-def _generic_structure(score: Vector, pieces: Sequence[Placed], n: int) -> Structure:
+def _generic_structure(score: Vector, pieces: Sequence[Placed], n: int) -> tuple[Structure, Vector]:
+    """The structure a generic score and its arrangement ``pieces`` describe, and
+    its vector (``_vector``)."""
+    return _generic_structure_of(score, tuple([(p.shape.width, p.shape.length) for p in pieces]), n)
+
+
+@lru_cache(maxsize=4096)
+def _generic_structure_of(
+    score: Vector, shapes: tuple[tuple[int, int], ...], n: int
+) -> tuple[Structure, Vector]:
+    """``_generic_structure``, cached by value (keyed by the pieces' shapes)."""
     top = len(score)
     tuples = tuple((v, score[1 + top - v]) for v in range(top, 1, -1)) if top else ()
-    return Structure(
+    structure = Structure(
         rule="generic",
         patterns=None,
         step=None,
         steps=None,
-        alternatives=(tuple(p.shape for p in pieces),),
+        alternatives=(tuple(Shape(w, length) for w, length in shapes),),
         tractor_cards=score[0] if score else 0,
         tuples=tuples,
         cards=n,
     )
+    return structure, _vector(structure)
 
 
 def first_step(
@@ -274,12 +288,30 @@ def _first_step(
 ) -> tuple[int, tuple[Placed, ...]]:
     """``first_step`` on the seed list of ``patterns`` for a lead of shape
     ``lead``, cached (keyed by names: hashing a whole list costs more)."""
+    total, most = sum(counts), max(counts, default=0)
+    plans = _ladder_plans(patterns, lead)
+    for k, step in enumerate(plans):
+        for plan in step:
+            got = form_planned(lay, counts, plan, protect, total, most)
+            if got is not None:
+                return k, tuple(got)
+    return len(plans), ()  # pragma: no cover - every list ends with "all singles"
+
+
+@lru_cache(maxsize=256)
+def _ladder_plans(patterns: str, lead: Shape) -> tuple[tuple[FormPlan, ...], ...]:
+    """The ``form_plan`` of every alternative of the seed list (built once)."""
     ladder = pattern_list(patterns, lead)
     assert ladder is not None
-    return first_step(lay, counts, ladder, protect)
+    return tuple(tuple(form_plan(alternative) for alternative in step) for step in ladder)
 
 
-def _pattern_structure(k: int, ladder: PatternList, patterns: str, n: int) -> Structure:
+@lru_cache(maxsize=4096)
+def _pattern_structure(k: int, patterns: str, lead: Shape, n: int) -> Structure:
+    """Step ``k`` (0-based) of the seed list of ``patterns`` for a lead of shape
+    ``lead``, as a structure (cached by value)."""
+    ladder = pattern_list(patterns, lead)
+    assert ladder is not None
     return Structure(
         rule="pattern",
         patterns=patterns,
@@ -295,53 +327,62 @@ def _pattern_structure(k: int, ladder: PatternList, patterns: str, n: int) -> St
 # --- what the hand obliges (cached) --------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class _Obligation:
-    requirement: Requirement
-    suit_example: tuple[int, ...]  # the suit cards of the example play
-    ladder: PatternList | None
-    lead: LeadShape
+@dataclass(frozen=True, slots=True, eq=False)
+class _Led:
+    """A lead as every follower is judged against it, worked out once per lead:
+    its effective suit and that suit's layout, its size and units, its shape for
+    the generic rule, and its shape when a seed list of the rules covers it
+    (compared by identity: the cache hands out one per lead, which keys the
+    obligation cache cheaply)."""
 
-
-def _obligation(
-    order: TrumpOrder, lead_key: tuple[int, ...], counts: tuple[int, ...], rules: Rules
-) -> _Obligation:
-    return _obligation_for(
-        order, lead_key, counts, rules.follow_patterns, rules.follow_draw, rules.protect_longer_tuples
-    )
+    suit: int
+    lay: Layout
+    cards: int
+    units: tuple[Unit, ...]
+    shape: LeadShape
+    unit: Shape | None
+    patterns: str
 
 
 @lru_cache(maxsize=8192)
-def _obligation_for(
-    order: TrumpOrder,
-    lead_key: tuple[int, ...],
-    counts: tuple[int, ...],
-    follow_patterns: str,
-    follow_draw: str,
-    protect: bool,
-) -> _Obligation:
+def _led(order: TrumpOrder, lead_key: tuple[int, ...], follow_patterns: str) -> _Led:
+    """The ``_Led`` of the lead's sorted cards ``lead_key`` (checked by the caller)."""
     suit = order.suit[lead_key[0]]
-    lay = layout(order, suit)
-    n = len(lead_key)
     units = decompose(lead_key, order)
+    unit: Shape | None = Shape(units[0].width, units[0].length) if len(units) == 1 else None
+    if unit is not None and pattern_list(follow_patterns, unit) is None:
+        unit = None
+    return _Led(suit, layout(order, suit), len(lead_key), units, lead_shape(units), unit, follow_patterns)
+
+
+@dataclass(frozen=True, slots=True)
+class _Obligation:
+    requirement: Requirement
+    example: tuple[int, ...]  # the suit cards of the example play, high → low
+    vector: Vector | None  # the owed structure's ``_vector``, under the generic rule
+
+
+@lru_cache(maxsize=8192)
+def _obligation_for(led: _Led, counts: tuple[int, ...], follow_draw: str, protect: bool) -> _Obligation:
+    """What a hand holding ``counts`` of the led suit owes ``led``."""
+    lay, suit, n, unit = led.lay, led.suit, led.cards, led.unit
     held = sum(counts)
-    shape = lead_shape(units)
-    ladder = pattern_list(follow_patterns, Shape(units[0].width, units[0].length)) if len(units) == 1 else None
     if held <= n:
         req = Requirement(suit, n, held, held, "all_suit_cards", None)
-        return _Obligation(req, tuple(lay.cards(counts)), ladder, shape)
+        return _Obligation(req, tuple(lay.cards(counts)), None)
     if follow_draw == "suit_only":
         req = Requirement(suit, n, held, n, "suit_only", None)
-        return _Obligation(req, tuple(fill(lay, counts, [], n)), ladder, shape)
-    if ladder is not None:
-        k, pieces = _first_step(lay, counts, follow_patterns, Shape(units[0].width, units[0].length), protect)
-        structure = _pattern_structure(k, ladder, follow_patterns, n)
+        return _Obligation(req, tuple(lay.order.sorted(fill(lay, counts, [], n))), None)
+    vector = None
+    if unit is not None:
+        k, pieces = _first_step(lay, counts, led.patterns, unit, protect)
+        structure = _pattern_structure(k, led.patterns, unit, n)
     else:
-        score, pieces = generic_score(lay, counts, shape, protect)
-        structure = _generic_structure(score, pieces, n)
+        score, pieces = generic_score(lay, counts, led.shape, protect)
+        structure, vector = _generic_structure(score, pieces, n)
     example = fill(lay, counts, placed_cards(lay, pieces), n)
     req = Requirement(suit, n, held, n, structure.rule, structure)
-    return _Obligation(req, tuple(example), ladder, shape)
+    return _Obligation(req, tuple(lay.order.sorted(example)), vector)
 
 
 # --- checking the input --------------------------------------------------------------------
@@ -389,23 +430,25 @@ def _check(
 # --- the verdict ---------------------------------------------------------------------------
 
 
-def _suit_reason(req: Requirement, got: int) -> Reason:
-    en_suit, zh_suit = suit_name(req.suit, "en"), suit_name(req.suit, "zh")
+@lru_cache(maxsize=4096)
+def _suit_reason(suit: int, held: int, lead_cards: int, got: int) -> Reason:
+    """Too few cards of the led suit (cached by value)."""
+    en_suit, zh_suit = suit_name(suit, "en"), suit_name(suit, "zh")
     def n_cards(n: int) -> str:
         return f"{n} card{'' if n == 1 else 's'}"
 
-    if req.held <= req.lead_cards:
+    if held <= lead_cards:
         return Reason(
             "follow.must_follow_suit",
-            f"You hold only {n_cards(req.held)} in {en_suit} and {n_cards(req.lead_cards)} were led: every one "
+            f"You hold only {n_cards(held)} in {en_suit} and {n_cards(lead_cards)} were led: every one "
             f"of them must be played; this play has {got}.",
-            f"你只有{req.held}张{zh_suit}，不多于首家的{req.lead_cards}张，必须全部跟出；这手牌只出了{got}张。",
+            f"你只有{held}张{zh_suit}，不多于首家的{lead_cards}张，必须全部跟出；这手牌只出了{got}张。",
         )
     return Reason(
         "follow.must_follow_suit",
-        f"You hold {n_cards(req.held)} in {en_suit}: all {req.lead_cards} cards of the follow must be "
+        f"You hold {n_cards(held)} in {en_suit}: all {lead_cards} cards of the follow must be "
         f"{en_suit}; this play has only {got}.",
-        f"你有{req.held}张{zh_suit}，跟出的{req.lead_cards}张必须都是{zh_suit}；这手牌只有{got}张。",
+        f"你有{held}张{zh_suit}，跟出的{lead_cards}张必须都是{zh_suit}；这手牌只有{got}张。",
     )
 
 
@@ -493,56 +536,58 @@ def judge_checked(
     play_t: tuple[int, ...] | None,
     order: TrumpOrder,
     rules: Rules,
-    lead_units: tuple[Unit, ...] | None = None,
+    lead_key: tuple[int, ...] | None = None,
 ) -> FollowVerdict:
     """``judge_follow`` on input that passes its checks (``resolve_trick`` checks
     the whole trick first, which implies every follow's checks, and passes the
-    lead's ``decompose`` it already has)."""
+    lead's sorted cards ``lead_key``, which it already has)."""
     suit_of = order.suit
-    suit = suit_of[lead_t[0]]
-    lay = layout(order, suit)
-    n = len(lead_t)
+    led = _led(order, tuple(sorted(lead_t)) if lead_key is None else lead_key, rules.follow_patterns)
+    lay, suit, n, lead_units = led.lay, led.suit, led.cards, led.units
     counts = lay.counts([c for c in hand_t if suit_of[c] == suit])
-    ob = _obligation(order, tuple(sorted(lead_t)), counts, rules)
+    ob = _obligation_for(led, counts, rules.follow_draw, rules.protect_longer_tuples)
     req = ob.requirement
-    if lead_units is None:
-        lead_units = decompose(lead_t, order)
-    example = list(ob.suit_example)
-    if len(example) < n:
-        rest = sorted([c for c in hand_t if suit_of[c] != suit], key=_lowest_first(order).__getitem__)
-        example += rest[: n - len(example)]
-    example_t = tuple(order.sorted(example))
+    example = ob.example
+    if len(example) < n:  # short of the suit: the lowest other cards complete it
+        places, by_place = _lowest_first(order, suit)
+        rest = sorted(bytes(hand_t).translate(places))[: n - len(example)]
+        example = tuple(order.sorted([*example, *[by_place[p] for p in rest]]))
     if play_t is None:
-        return FollowVerdict(None, req, (), example_t, lead_units, None)
-    in_suit = [c for c in play_t if order.suit[c] == suit]
+        return FollowVerdict(None, req, (), example, lead_units, None)
+    in_suit = [c for c in play_t if suit_of[c] == suit]
     if len(in_suit) < req.cards:
-        return FollowVerdict(False, req, (_suit_reason(req, len(in_suit)),), example_t, lead_units, None)
+        return FollowVerdict(
+            False, req, (_suit_reason(req.suit, req.held, req.lead_cards, len(in_suit)),), example, lead_units, None
+        )
     owed = req.structure
     if owed is None:
-        return FollowVerdict(True, req, (), example_t, lead_units, None)
+        return FollowVerdict(True, req, (), example, lead_units, None)
     play_counts = lay.counts(in_suit)
-    if owed.rule == "pattern":
-        assert ob.ladder is not None
-        lead_shape_ = Shape(lead_units[0].width, lead_units[0].length)
-        k, pieces = _first_step(lay, play_counts, rules.follow_patterns, lead_shape_, False)
-        reached = _pattern_structure(k, ob.ladder, rules.follow_patterns, n)
+    if led.unit is not None:
+        k, pieces = _first_step(lay, play_counts, led.patterns, led.unit, False)
+        reached = _pattern_structure(k, led.patterns, led.unit, n)
         legal = k + 1 <= (owed.step or 0)
     else:
-        score, pieces = generic_score(lay, play_counts, ob.lead, False)
-        reached = _generic_structure(score, pieces, n)
-        legal = _vector(reached) >= _vector(owed)
+        assert ob.vector is not None
+        score, pieces = generic_score(lay, play_counts, led.shape, False)
+        reached, vector = _generic_structure(score, pieces, n)
+        legal = vector >= ob.vector
     reasons = () if legal else (_structure_reason(req, owed, reached, lead_units, rules),)
-    return FollowVerdict(legal, req, reasons, example_t, lead_units, reached)
+    return FollowVerdict(legal, req, reasons, example, lead_units, reached)
 
 
 @lru_cache(maxsize=4096)
-def _lowest_first(order: TrumpOrder) -> tuple[int, ...]:
-    """Per kind, its place when the cards a short suit leaves to choose from are
-    taken lowest first: by power, then effective suit, then kind."""
-    place = [0] * len(order.power)
-    for i, kind in enumerate(sorted(range(len(order.power)), key=lambda c: (order.power[c], order.suit[c], c))):
-        place[kind] = i
-    return tuple(place)
+def _lowest_first(order: TrumpOrder, suit: int) -> tuple[bytes, tuple[int, ...]]:
+    """The order in which a follower short of ``suit`` adds other cards: lowest
+    first, by power, then effective suit, then kind.  Returns each kind's place
+    in it as a ``bytes.translate`` table (the kinds of ``suit`` last, at 255), and
+    the kinds in that order."""
+    kinds = tuple(sorted(range(KINDS), key=lambda c: (order.power[c], order.suit[c], c)))
+    places = bytearray([255]) * 256
+    for i, kind in enumerate(kinds):
+        if order.suit[kind] != suit:
+            places[kind] = i
+    return bytes(places), kinds
 
 
 def _vector(s: Structure) -> Vector:

@@ -58,11 +58,11 @@ tractors against quad-rich four-deck hands) take tens of milliseconds.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import cast
 
-from engine.shapes import Layout, Placed, Shape, place_tuples, placements, usable
+from engine.shapes import Layout, Placed, Shape, can_place, place_tuples, usable
 
 Vector = tuple[int, ...]
 Hist = tuple[int, int, int]  # kinds left holding exactly 2, 3, 4 cards
@@ -75,10 +75,20 @@ class LeadShape:
 
     tractors: tuple[Shape, ...]
     tuples: tuple[int, ...]
+    # worked out once: a LeadShape keys the score cache at every lookup
+    _hash: int = field(init=False, repr=False, compare=False)
+    _widest: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.tractors, self.tuples)))
+        object.__setattr__(self, "_widest", max([s.width for s in self.tractors] + list(self.tuples) + [1]))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def widest(self) -> int:
-        return max([s.width for s in self.tractors] + list(self.tuples) + [1])
+        return self._widest
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +97,16 @@ class _Position:
     avail: tuple[int, ...]  # copies available here (the ace split between bottom and top)
     bottom: bool  # the ace offered below the lowest rank (ace_low_tractor)
     limit: int  # for the bottom ace: the last line index a piece started there may reach
+    pairable: bool  # some kind here has two copies or more
+    hist: Hist  # the kinds here holding exactly 2, 3, 4 copies
+
+
+@lru_cache(maxsize=4096)
+def _position(kinds: tuple[int, ...], avail: tuple[int, ...], bottom: bool = False, limit: int = 0) -> _Position:
+    """A DP position (cached by value: the same few recur in every hand)."""
+    return _Position(
+        kinds, avail, bottom, limit, max(avail) >= 2, (avail.count(2), avail.count(3), avail.count(4))
+    )
 
 
 def _add_hist(hist: Hist, remaining: int) -> Hist:
@@ -127,6 +147,9 @@ def generic_score(
     return _generic_score(lay, counts, lead, protect)
 
 
+_PAIR_TRACTOR = Shape(2, 2)  # the smallest tractor piece
+
+
 @lru_cache(maxsize=8192)
 def _generic_score(
     lay: Layout, counts: tuple[int, ...], lead: LeadShape, protect: bool
@@ -134,13 +157,11 @@ def _generic_score(
     top = lead.widest
     if top < 2:
         return (), ()
-    if not lead.tractors or not placements(lay, counts, Shape(2, 2)):
+    if not lead.tractors or not can_place(lay, counts, _PAIR_TRACTOR):
         # no tractor piece can be placed: the greedy tuple placement is the score,
         # over the lead's tuples and every position of its tractors
         positions = list(lead.tuples) + [s.width for s in lead.tractors for _ in range(s.length)]
-        hist: Hist = (0, 0, 0)
-        for c in counts:
-            hist = _add_hist(hist, c)
+        hist: Hist = (counts.count(2), counts.count(3), counts.count(4))  # as _add_hist over counts ≤ 4
         score = tuple(_tuples_on_hist(hist, positions, top, protect))
         widths = [v for v in range(top, 1, -1) for _ in range(score[1 + top - v])]
         tuples = place_tuples(lay, counts, widths, protect)
@@ -159,7 +180,8 @@ def _lines(lay: Layout, counts: Sequence[int], protect: bool) -> list[list[_Posi
     """The suit's steps in order as DP positions; with an ace-low chain, one
     line per way of sharing the ace's copies between its bottom and top places."""
     main = lay.chains[0]
-    plain = [_Position(lay.steps[s], tuple(counts[i] for i in lay.steps[s]), False, 0) for s in main]
+    steps = lay.steps
+    plain = [_position(steps[s], tuple([counts[i] for i in steps[s]])) for s in main]
     if len(lay.chains) == 1:
         return [plain]
     low_chain = lay.chains[1]
@@ -170,10 +192,10 @@ def _lines(lay: Layout, counts: Sequence[int], protect: bool) -> list[list[_Posi
     lines = []
     splits = [0, counts[ace]] if protect else list(range(counts[ace] + 1))
     for bottom in sorted(set(splits)):
-        line = [_Position((ace,), (bottom,), True, len(low))]
+        line = [_position((ace,), (bottom,), True, len(low))]
         for i, pos in enumerate(plain):
             if i == top_at:
-                pos = _Position(pos.kinds, (counts[ace] - bottom,), False, 0)
+                pos = _position(pos.kinds, (counts[ace] - bottom,))
             line.append(pos)
         lines.append(line)
     return lines
@@ -233,18 +255,22 @@ def _closings(free: _Room, opens: tuple[_Open, ...]) -> list[_Room]:
     return sorted(out)
 
 
+@lru_cache(maxsize=16384)
 def _moves(
-    free: _Room, opens: tuple[_Open, ...], pos: _Position, index: int, bottom_limit: int, protect: bool, top: int
-) -> list[_Move]:
-    """Every way a frame can go through one step: each open piece ends (in any lead
-    tractor it fits) or takes one kind of the step, then new pieces start."""
-    avail = list(pos.avail)
+    free: _Room, opens: tuple[_Open, ...], copies: tuple[int, ...], bottom: bool, late: bool, protect: bool, top: int
+) -> tuple[_Move, ...]:
+    """Every way a frame can go through one step holding ``copies`` of each of its
+    kinds: each open piece ends (in any lead tractor it fits) or takes one kind of
+    the step, then new pieces start.  ``bottom``: the step is the ace below the
+    lowest rank; ``late``: it is too far up for a piece started there.  Cached by
+    value: the moves depend on nothing else, and recur from hand to hand."""
+    avail = list(copies)
     caps = [[w, c] for w, c in free]
     work: list[tuple[int, int, bool, tuple[int, int]]] = []
     closed: list[int] = []
     gain = [0] * top
     found: dict[tuple[_Room, tuple[_Open, ...], Vector, tuple[int, ...]], _Move] = {}
-    kinds_here = range(len(pos.kinds))
+    kinds_here = range(len(copies))
 
     def emit(room: _Room) -> None:
         ordered = sorted(work)
@@ -277,7 +303,7 @@ def _moves(
                 if (v, kk) < after or not usable(avail[kk], v, protect):
                     continue
                 take(kk, v)
-                work.append((v, 1, pos.bottom, (-1, kk)))
+                work.append((v, 1, bottom, (-1, kk)))
                 for u in range(2, v + 1):
                     need[u] += 2
                 start_new((v, kk), room, within, need)
@@ -302,7 +328,7 @@ def _moves(
                         return
             start_new((0, 0), _room(caps), within, need)
             return
-        width, length, bottom = opens[i]
+        width, length, started_below = opens[i]
         alike = i + 1 < len(opens) and opens[i + 1] == opens[i]
         if length >= 2 and least < 0:  # end the piece before this step
             closed.append(i)
@@ -314,19 +340,19 @@ def _moves(
                     carry_on(i + 1, -1)
                     cap[1] += length
             closed.pop()
-        if (bottom and index > bottom_limit) or not any(w >= width and c > length for w, c in caps):
+        if (started_below and late) or not any(w >= width and c > length for w, c in caps):
             return
         for kk in kinds_here:
             if kk < least or not usable(avail[kk], width, protect):
                 continue
             take(kk, width)
-            work.append((width, length + 1, bottom, (i, kk)))
+            work.append((width, length + 1, started_below, (i, kk)))
             carry_on(i + 1, kk if alike else -1)
             work.pop()
             give_back(kk, width)
 
     carry_on(0, -1)
-    return list(found.values())
+    return tuple(found.values())
 
 
 def _supply(line: Sequence[_Position], hosts: Sequence[int]) -> list[int]:
@@ -355,7 +381,7 @@ def _most_tractor_cards(
     hosts: Sequence[int],
     gap: Sequence[bool],
     first: _Frame,
-    moves: Callable[[int, _Frame], list[_Move]],
+    moves: Callable[[int, _Frame], tuple[_Move, ...]],
     closings: Callable[[_Frame], list[_Room]],
     supply: Sequence[int],
 ) -> list[dict[_Frame, int]]:
@@ -429,7 +455,7 @@ def _run(
     room = len(lead.tuples)
     # Only runs of two or more steps holding a tuple can host a tractor piece; every
     # other kind goes straight into the starting histogram.
-    pairable = [max(p.avail) >= 2 for p in line]
+    pairable = [p.pairable for p in line]
     hosts = [
         i for i, p in enumerate(line)
         if p.bottom or p.kinds[0] == ace_kind
@@ -438,17 +464,18 @@ def _run(
     base: Hist = (0, 0, 0)
     hosted = set(hosts)
     for i, p in enumerate(line):
-        if i not in hosted:
-            for c in p.avail:
-                base = _add_hist(base, c)
+        if i not in hosted and p.pairable:
+            held = p.hist
+            base = (base[0] + held[0], base[1] + held[1], base[2] + held[2])
     gap = [k == 0 or hosts[k] != hosts[k - 1] + 1 for k in range(len(hosts))]
-    move_memo: dict[tuple[int, _Frame], list[_Move]] = {}
+    move_memo: dict[tuple[int, _Frame], tuple[_Move, ...]] = {}
     close_memo: dict[_Frame, list[_Room]] = {}
 
-    def moves(k: int, frame: _Frame) -> list[_Move]:
+    def moves(k: int, frame: _Frame) -> tuple[_Move, ...]:
         got = move_memo.get((k, frame))
         if got is None:
-            got = move_memo[(k, frame)] = _moves(*frame, line[hosts[k]], hosts[k], bottom_limit, protect, top)
+            pos = line[hosts[k]]
+            got = move_memo[(k, frame)] = _moves(*frame, pos.avail, pos.bottom, hosts[k] > bottom_limit, protect, top)
         return got
 
     def closings(frame: _Frame) -> list[_Room]:

@@ -33,7 +33,7 @@ from engine.cards import check_copies, total_points
 from engine.errors import InvalidInput, Problem
 from engine.reasons import Reason
 from engine.rules import Rules
-from engine.trick import resolve_trick
+from engine.trick import trick_winner
 from engine.trump import TRUMP, Trump, TrumpOrder, trump_order
 from engine.units import Unit, decompose
 from engine.words import unit_name
@@ -265,8 +265,24 @@ def kitty_result(
     >>> (r.multiplier, r.kitty_points, r.awarded, r.to)
     (4, 25, 100, 'defenders')
     """
+    order = trump_order(trump, rules)
+    _check(rules, order, dealer, last_lead, winner, kitty, defender_points, lead_path)
+    check_copies([(("kitty",), kitty), (lead_path, last_lead)], rules.decks)
+    return _verdict(rules, order, dealer, last_lead, winner, kitty, defender_points, won_with_trumps)
+
+
+def _check(
+    rules: Rules,
+    order: TrumpOrder,
+    dealer: int,
+    last_lead: Sequence[int],
+    winner: int,
+    kitty: Sequence[int],
+    defender_points: int | None,
+    lead_path: tuple[str | int, ...],
+) -> None:
+    """``kitty_result``'s problems but the copies of each card, all reported at once."""
     problems: list[Problem] = []
-    kind = rules.kitty_multiplier
     for name, seat in (("dealer", dealer), ("winner", winner)):
         if not 0 <= seat <= 3:
             problems.append(Problem((name,), "a seat is an integer 0..3"))
@@ -279,7 +295,6 @@ def kitty_result(
             )
         )
     _check_points(defender_points, problems)
-    order = trump_order(trump, rules)
     if not last_lead:
         problems.append(Problem(lead_path, "the last lead has no cards"))
     elif len({order.suit[c] for c in last_lead}) != 1:
@@ -288,8 +303,20 @@ def kitty_result(
         )
     if problems:
         raise InvalidInput(problems)
-    check_copies([(("kitty",), kitty), (lead_path, last_lead)], rules.decks)
 
+
+def _verdict(
+    rules: Rules,
+    order: TrumpOrder,
+    dealer: int,
+    last_lead: Sequence[int],
+    winner: int,
+    kitty: Sequence[int],
+    defender_points: int | None,
+    won_with_trumps: bool | None,
+) -> KittyResult:
+    """``kitty_result`` on checked input."""
+    kind = rules.kitty_multiplier
     lead_in_trumps = order.suit[last_lead[0]] == TRUMP
     trumps = won_with_trumps
     if lead_in_trumps and won_with_trumps is False:
@@ -422,25 +449,24 @@ def kitty_from_trick(
     defender_points: int | None = None,
 ) -> KittyResult:
     """The kitty verdict from the whole last trick (plays in playing order from
-    ``leader``): the trick engine names the winner, and whether it won with
-    trumps is read off the winning play.  Error paths are relative to the
-    request root (``last_trick/plays/i/j``).
+    ``leader``): the trick engine names the winner (``trick_winner``), and
+    whether it won with trumps is read off the winning play.  Error paths are
+    relative to the request root (``last_trick/plays/i/j``).
 
+    The copies of each card are counted once, across the kitty and the trick.
     """
     order = trump_order(trump, rules)
     check_copies(
-        [(("kitty",), kitty)] + [(("last_trick", "plays", i), list(p)) for i, p in enumerate(plays)],
+        [(("kitty",), kitty)] + [(("last_trick", "plays", i), p) for i, p in enumerate(plays)],
         rules.decks,
     )
     try:
-        result = resolve_trick(leader, [list(p) for p in plays], order, rules)
+        winner = trick_winner(leader, plays, order, rules, copies=False)
     except InvalidInput as exc:
         raise exc.under("last_trick") from None
-    winner = result.winner
-    winning_play = plays[(winner - leader) % 4]
-    return kitty_result(
-        rules, trump, dealer, plays[0], winner, kitty,
-        defender_points=defender_points,
-        won_with_trumps=played_with_trumps(winning_play, order),
-        lead_path=("last_trick", "plays", 0),
+    lead_path = ("last_trick", "plays", 0)
+    _check(rules, order, dealer, plays[0], winner, kitty, defender_points, lead_path)
+    return _verdict(
+        rules, order, dealer, plays[0], winner, kitty, defender_points,
+        played_with_trumps(plays[(winner - leader) % 4], order),
     )

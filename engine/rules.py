@@ -55,6 +55,12 @@ class Rules:
     no_bid_fallback: str
     preset: str | None = None
 
+    def __hash__(self) -> int:
+        # Rules key the trump-order cache on every request: hashing all 23 options
+        # (the level table included) would cost more than the lookup saves.  Equal
+        # rules agree on these options, which is all a hash needs.
+        return hash((self.decks, self.kitty_size, self.constant_trump_ranks, self.follow_patterns, self.preset))
+
     @property
     def hand_size(self) -> int:
         """Cards each seat holds after the deal: (cards − kitty) / 4."""

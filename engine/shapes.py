@@ -191,6 +191,29 @@ def placements(lay: Layout, counts: Sequence[int], shape: Shape, protect: bool =
     return out
 
 
+def can_place(lay: Layout, counts: Sequence[int], shape: Shape) -> bool:
+    """``bool(placements(lay, counts, shape))``, without building the placements:
+    does some chain hold ``shape.length`` consecutive steps each with a kind of
+    at least ``shape.width`` copies?"""
+    w, n = shape.width, shape.length
+    if max(counts, default=0) < w:
+        return False
+    if n == 1:
+        return True
+    step_of = lay.step_of
+    steps = {step_of[i] for i, c in enumerate(counts) if c >= w}
+    if len(steps) < n:
+        return False
+    for pos_of in lay.chain_pos:
+        marks = sorted([pos_of[step] for step in steps if step in pos_of])
+        run = 0
+        for k, pos in enumerate(marks):
+            run = run + 1 if k and marks[k - 1] == pos - 1 else 1
+            if run >= n:
+                return True
+    return False
+
+
 def take(counts: Sequence[int], placed: Placed) -> tuple[int, ...]:
     """``counts`` less the cards of ``placed``."""
     vec = list(counts)
@@ -208,14 +231,19 @@ def placed_cards(lay: Layout, pieces: Iterable[Placed]) -> list[int]:
     return out
 
 
-def _tightest(lay: Layout, counts: Sequence[int], width: int, protect: bool) -> int | None:
+MAX_COPIES = 4  # of a card: at most four decks (Rules.decks)
+
+
+def _tightest(counts: list[int], width: int, protect: bool) -> int | None:
     """The kind that supplies a ``width``-tuple wasting least: the smallest
     sufficient count, then the lowest card (a deterministic, cheap choice)."""
-    best: int | None = None
-    for i, c in enumerate(counts):
-        if usable(c, width, protect) and (best is None or c < counts[best]):
-            best = i
-    return best
+    for c in (width,) if protect else range(width, MAX_COPIES + 1):
+        if c in counts:
+            return counts.index(c)
+    return None
+
+
+_TUPLES = {w: Shape(w) for w in range(1, MAX_COPIES + 1)}
 
 
 def place_tuples(
@@ -230,12 +258,34 @@ def place_tuples(
     vec = list(counts)
     done: list[Placed] = []
     for w in sorted(widths, reverse=True):
-        i = _tightest(lay, vec, w, protect)
+        i = _tightest(vec, w, protect)
         if i is None:
             return None
         vec[i] -= w
-        done.append(Placed(Shape(w), (i,), lay.power[i]))
+        done.append(Placed(_TUPLES[w], (i,), lay.power[i]))
     return tuple(vec), done
+
+
+@dataclass(frozen=True, slots=True)
+class FormPlan:
+    """What ``form`` needs of a list of shapes, worked out once: its tractors,
+    largest first (the order the search places them), the widths of its other
+    tuples, the cards its shapes of width 2 and more take, and the widest of them."""
+
+    tractors: tuple[Shape, ...]
+    widths: tuple[int, ...]
+    cards: int
+    widest: int
+
+
+def form_plan(pieces: Sequence[Shape]) -> FormPlan:
+    """The ``FormPlan`` of ``pieces``."""
+    return FormPlan(
+        tuple(sorted((p for p in pieces if p.is_tractor), key=lambda s: (-s.size, -s.width, -s.length))),
+        tuple(p.width for p in pieces if not p.is_tractor and p.width > 1),
+        sum(p.size for p in pieces if p.width > 1),
+        max((p.width for p in pieces if p.width > 1), default=0),
+    )
 
 
 def form(
@@ -246,10 +296,17 @@ def form(
     Tractors are placed by depth-first search (memoised on the count vector),
     tuples greedily (``place_tuples``) once only tuples are left.
     """
-    tractors = sorted((p for p in pieces if p.is_tractor), key=lambda s: (-s.size, -s.width, -s.length))
-    widths = [p.width for p in pieces if not p.is_tractor and p.width > 1]
-    if sum(p.size for p in pieces if p.width > 1) > sum(counts):
+    return form_planned(lay, counts, form_plan(pieces), protect, sum(counts), max(counts, default=0))
+
+
+def form_planned(
+    lay: Layout, counts: tuple[int, ...], plan: FormPlan, protect: bool, total: int, most: int
+) -> list[Placed] | None:
+    """``form`` of the shapes of ``plan``; ``total`` and ``most`` are the sum and
+    the largest of ``counts`` (a first look rejects what cannot fit at all)."""
+    if plan.cards > total or plan.widest > most:
         return None
+    tractors, widths = plan.tractors, plan.widths
     failed: set[tuple[int, tuple[int, ...]]] = set()
 
     def search(k: int, vec: tuple[int, ...]) -> list[Placed] | None:
@@ -296,5 +353,11 @@ def in_hand(cards: Sequence[int], hand: Sequence[int]) -> bool:
     pre-check; the callers word a problem per missing card.)"""
     if len(cards) == 1:
         return cards[0] in hand
-    return all(cards.count(c) <= hand.count(c) for c in set(cards))
+    left = list(hand)
+    try:
+        for card in cards:
+            left.remove(card)
+    except ValueError:
+        return False
+    return True
 

@@ -31,7 +31,6 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain
 
 from engine.cards import card_str, check_copies, points
 from engine.errors import InvalidInput, Problem
@@ -121,19 +120,31 @@ def arrangements(
     """Every distinct way ``cards`` can be arranged into ``lead_units`` while
     being entirely of the led suit or, under a plain-suit lead, entirely trump.
     Empty when the play lacks the lead's structure (it can then never win)."""
-    if not cards or len(cards) != sum(u.size for u in lead_units):
+    if not cards or len(cards) != sum(u.size for u in lead_units) or not _may_serve(cards, lead_units[0].suit, order):
         return ()
-    return _arrangements(tuple(sorted(cards)), tuple(lead_units), order, rules.wider_shape_beats, rules.decks)
+    return _search(tuple(sorted(cards)), tuple(lead_units), order, rules.wider_shape_beats, rules.decks)
 
 
-@lru_cache(maxsize=8192)
-def _arrangements(
+def _may_serve(cards: Sequence[int], led: int, order: TrumpOrder) -> bool:
+    """Are ``cards`` all of the led suit or, under a plain-suit lead, all trumps?"""
+    suit_of = order.suit
+    suit = suit_of[cards[0]]
+    if suit != led and (suit != TRUMP or led == TRUMP):
+        return False
+    for card in cards:
+        if suit_of[card] != suit:
+            return False
+    return True
+
+
+def _search(
     cards: tuple[int, ...], lead_units: tuple[Unit, ...], order: TrumpOrder, wider: bool, decks: int
 ) -> tuple[Arrangement, ...]:
+    """``arrangements`` of sorted ``cards`` that ``_may_serve``: a depth-first
+    search placing a serving shape in each of the lead's tuple and tractor slots
+    (alike slots in a fixed order), the rest of the cards as its singles."""
     led = lead_units[0].suit
     suit = order.suit[cards[0]]
-    if any(order.suit[c] != suit for c in cards) or (suit != led and not (suit == TRUMP and led != TRUMP)):
-        return ()
     bonus = 1 if suit != led else 0
     power = order.power
     slots = [i for i, u in enumerate(lead_units) if u.width > 1]
@@ -313,7 +324,10 @@ def _check(
     order: TrumpOrder,
     rules: Rules,
     hands: Mapping[int, Sequence[int]] | None,
+    copies: bool = True,
 ) -> None:
+    """Every problem of the input (see ``resolve_trick``); ``copies`` False when
+    the caller has already counted the copies of every card (``kitty_from_trick``)."""
     problems: list[Problem] = []
     if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader <= 3:
         problems.append(Problem(("leader",), "the leader is a seat 0..3"))
@@ -323,32 +337,35 @@ def _check(
     if not lead:
         raise InvalidInput(problems + [Problem(("plays", 0), "the lead is empty")])
     problems += mixed_suit_problems(lead, order, ("plays", 0))
-    for i, play in enumerate(plays[1:], start=1):
-        if len(play) != len(lead):
+    size = len(lead)
+    for i in range(1, len(plays)):
+        if len(plays[i]) != size:
             problems.append(
-                Problem(("plays", i), f"this play has {len(play)} cards; the lead has {len(lead)}: plays are equal in size")
+                Problem(("plays", i), f"this play has {len(plays[i])} cards; the lead has {size}: plays are equal in size")
             )
     if problems:
         raise InvalidInput(problems)
+    if hands is None:
+        if copies and not within_copies(rules.decks, *plays):
+            check_copies([(("plays", i), play) for i, play in enumerate(plays)], rules.decks)
+        return
     sets: list[tuple[tuple[str | int, ...], Sequence[int]]] = []
-    if hands is not None:
-        for seat, hand in hands.items():
-            if seat not in range(4):
-                problems.append(Problem(("hands", seat), "a seat is 0..3"))
-            else:
-                sets.append((("hands", seat), hand))
-    seats_with_hand = set(hands or {})
+    for seat, hand in hands.items():
+        if seat not in range(4):
+            problems.append(Problem(("hands", seat), "a seat is 0..3"))
+        else:
+            sets.append((("hands", seat), hand))
     for i, play in enumerate(plays):
-        if (leader + i) % 4 not in seats_with_hand:
+        if (leader + i) % 4 not in hands:
             sets.append((("plays", i), play))
-    if not within_copies(rules.decks, *(cards for _, cards in sets)):
+    if copies and not within_copies(rules.decks, *(cards for _, cards in sets)):
         try:
             check_copies(sets, rules.decks)
         except InvalidInput as exc:
             problems += exc.problems
     for i, play in enumerate(plays):
         seat = (leader + i) % 4
-        if hands is None or seat not in hands or in_hand(play, hands[seat]):
+        if seat not in hands or in_hand(play, hands[seat]):
             continue
         left = Counter(hands[seat])
         for j, card in enumerate(play):
@@ -359,20 +376,10 @@ def _check(
         raise InvalidInput(problems)
 
 
-def _role(i: int, play: Sequence[int], led: int, matched: bool, order: TrumpOrder) -> str:
-    if i == 0:
-        return "lead"
-    suits = set(map(order.suit.__getitem__, play))
-    if suits == {led}:
-        return "follow"
-    if led != TRUMP and suits == {TRUMP} and matched:
-        return "ruff"
-    return "discard"
-
-
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class _LeadWords:
-    """The lead's words, built once per trick."""
+    """The lead's words, built once per lead shape and suit (compared by identity:
+    the cache hands out one object per lead, which keys the reason caches)."""
 
     suit_en: str
     suit_zh: str
@@ -393,7 +400,120 @@ def _lead_words(units: tuple[Unit, ...]) -> _LeadWords:
     )
 
 
+@dataclass(frozen=True, slots=True, eq=False)
+class _Lead:
+    """What every play of a trick is measured against (RULES §4, §6): the lead's
+    units (``decompose``), their effective suit, the slots of its largest shape,
+    whether it is a single unit (else a throw) and its words."""
+
+    units: tuple[Unit, ...]
+    suit: int
+    largest: tuple[int, ...]
+    single: bool
+    words: _LeadWords
+
+
+@lru_cache(maxsize=8192)
+def _lead(key: tuple[int, ...], order: TrumpOrder) -> _Lead:
+    """The ``_Lead`` of the lead's cards ``key`` (sorted; checked to be one suit)."""
+    units = decompose(key, order)
+    return _Lead(units, units[0].suit, largest_slots(units), len(units) == 1, _lead_words(units))
+
+
+@dataclass(frozen=True, slots=True)
+class _Measure:
+    """A play measured against the lead: its ``arrangements`` (empty without the
+    lead's structure and suit: it can never win), its ``Strength`` (None then)
+    and the units of its strongest arrangement (None then)."""
+
+    found: tuple[Arrangement, ...]
+    strength: Strength | None
+    units: tuple[Unit, ...] | None
+
+
+_UNMATCHED = _Measure((), None, None)
+
+
+def _measure(play: Sequence[int], lead: _Lead, order: TrumpOrder, rules: Rules) -> _Measure:
+    if not _may_serve(play, lead.suit, order):
+        return _UNMATCHED
+    return _arrangements(
+        tuple(sorted(play)), lead, order, rules.wider_shape_beats, rules.decks, rules.throw_comparison
+    )
+
+
+@lru_cache(maxsize=8192)
+def _arrangements(
+    cards: tuple[int, ...], lead: _Lead, order: TrumpOrder, wider: bool, decks: int, mode: str
+) -> _Measure:
+    """``_measure`` of sorted ``cards`` that ``_may_serve`` (cached per play and lead)."""
+    found = _search(cards, lead.units, order, wider, decks)
+    if not found:
+        return _UNMATCHED
+    return _Measure(
+        found, _strength(found, cards, lead.units, lead.largest, order, mode), _strongest(found, lead.largest)
+    )
+
+
+def _contest(
+    plays: Sequence[Sequence[int]], lead: _Lead, order: TrumpOrder, rules: Rules
+) -> tuple[list[_Measure], list[bool], int]:
+    """Who wins (RULES §6): the one code path that decides, for ``resolve_trick``
+    and ``trick_winner`` alike, on input ``_check`` passed.
+
+    Returns each play's ``_Measure``, whether each beat the best play before it,
+    and the index of the winning play.  The lead stands first; a later play
+    takes over only if it is strictly ``stronger`` (ties go to the earlier play).
+    """
+    measures = [_measure(play, lead, order, rules) for play in plays]
+    top = measures[0].strength
+    won = [False] * len(plays)
+    best = 0
+    for i in range(1, len(plays)):
+        power = measures[i].strength
+        if power is not None and stronger(power, top, lead.single, rules):
+            won[i], best, top = True, i, power
+    return measures, won, best
+
+
+def trick_winner(
+    leader: int, plays: Sequence[Sequence[int]], order: TrumpOrder, rules: Rules, *, copies: bool = True
+) -> int:
+    """The seat that wins the trick (RULES §6): ``resolve_trick(...).winner``
+    decided by the same code, without the per-play verdicts and explanations.
+
+    Raises InvalidInput as ``resolve_trick`` without hands does; with ``copies``
+    False the copies of each card are taken as already checked by the caller.
+
+    >>> from engine.rules import preset
+    >>> from engine.trump import Trump, trump_order
+    >>> from engine.cards import parse_card as p
+    >>> rules = preset("two-deck")
+    >>> order = trump_order(Trump(8, 1), rules)   # playing 10, hearts trump
+    >>> trick_winner(1, [[p("AC"), p("AC")], [p("3C"), p("4C")], [p("2H"), p("2H")], [p("9C"), p("JC")]],
+    ...              order, rules)
+    3
+    """
+    _check(leader, plays, order, rules, None, copies)
+    return (leader + _contest(plays, _lead(tuple(sorted(plays[0])), order), order, rules)[2]) % 4
+
+
+def _role(i: int, play: Sequence[int], led: int, matched: bool, suit_of: tuple[int, ...]) -> str:
+    """``lead``; ``follow`` (all of the led suit); ``ruff`` (a plain suit led, all
+    trump with the lead's structure); ``discard`` (anything else)."""
+    if i == 0:
+        return "lead"
+    if matched:  # all of one suit that may serve: the led one, or trumps over a plain lead
+        return "follow" if suit_of[play[0]] == led else "ruff"
+    for card in play:
+        if suit_of[card] != led:
+            return "discard"
+    return "follow"
+
+
+@lru_cache(maxsize=4096)
 def _role_reason(role: str, words: _LeadWords, throw: bool, seat: int) -> Reason:
+    """The reason for a play's role (cached by value: a few dozen texts per lead)."""
     if role == "lead":
         return Reason(
             "trick.lead",
@@ -429,7 +549,10 @@ _HOW = {
 }
 
 
-def _compare_reason(matched: bool, won: bool, best_seat: int, words: _LeadWords, how: tuple[str, str]) -> Reason:
+@lru_cache(maxsize=4096)
+def _compare_reason(matched: bool, won: bool, best_seat: int, words: _LeadWords, mode: str) -> Reason:
+    """How a follow or ruff compared with the best play so far (cached by value)."""
+    how = _HOW[mode]
     if not matched:
         return Reason(
             "trick.no_structure",
@@ -484,26 +607,22 @@ def resolve_trick(
     (3, 30, ['lead', 'ruff', 'follow', 'ruff'])
     """
     _check(leader, plays, order, rules, hands)
-    lead = tuple(plays[0])
-    lead_units = decompose(lead, order)
-    led = lead_units[0].suit
-    words = _lead_words(lead_units)
-    single = len(lead_units) == 1
-    how = _HOW[rules.throw_comparison if not single else "largest_unit"]
-    found = [arrangements(p, lead_units, order, rules) for p in plays]
-    largest = largest_slots(lead_units)
-    mode = rules.throw_comparison
-    powers = [_strength(f, p, lead_units, largest, order, mode) for f, p in zip(found, plays, strict=True)]
-    best = 0
+    lead_t = tuple(plays[0])
+    lead_key = tuple(sorted(lead_t))
+    lead = _lead(lead_key, order)
+    measures, won, best = _contest(plays, lead, order, rules)
+    led, words, single = lead.suit, lead.words, lead.single
+    mode = "largest_unit" if single else rules.throw_comparison
+    suit_of = order.suit
+    best_so_far = leader  # the seat of the best play before the current one
     verdicts: list[PlayVerdict] = []
     for i, play in enumerate(plays):
         seat = (leader + i) % 4
-        role = _role(i, play, led, bool(found[i]), order)
+        measure = measures[i]
+        role = _role(i, play, led, bool(measure.found), suit_of)
         reasons = [_role_reason(role, words, not single, seat)]
-        won = False
-        if i > 0 and role in ("follow", "ruff"):
-            won = stronger(powers[i], powers[best], single, rules)
-            reasons.append(_compare_reason(bool(found[i]), won, (leader + best) % 4, words, how))
+        if role == "follow" or role == "ruff":
+            reasons.append(_compare_reason(bool(measure.found), won[i], best_so_far, words, mode))
         legal: bool | None = None
         follow: FollowVerdict | None = None
         if hands is not None and seat in hands:
@@ -513,30 +632,18 @@ def resolve_trick(
                 else:
                     reasons.append(_THROW_NOT_JUDGED)
             else:
-                follow = judge_checked(lead, tuple(hands[seat]), tuple(play), order, rules, lead_units)  # _check did
+                follow = judge_checked(lead_t, tuple(hands[seat]), tuple(play), order, rules, lead_key)
                 legal = follow.legal
                 reasons += follow.reasons
         verdicts.append(
             PlayVerdict(
-                seat=seat,
-                cards=tuple(order.sorted(play)),
-                role=role,
-                beats_previous_best=won,
-                legal=legal,
-                reasons=tuple(reasons),
-                units=_strongest(found[i], largest),
-                follow=follow,
+                seat, tuple(order.sorted(play)), role, won[i], legal, tuple(reasons), measure.units, follow
             )
         )
-        if won:
-            best = i
+        if won[i]:
+            best_so_far = seat
     return TrickResult(
-        leader=leader,
-        suit=led,
-        lead_units=lead_units,
-        winner=(leader + best) % 4,
-        points=sum(map(_POINTS.__getitem__, chain.from_iterable(plays))),
-        plays=tuple(verdicts),
+        leader, led, lead.units, (leader + best) % 4, sum([_POINTS[c] for play in plays for c in play]), tuple(verdicts)
     )
 
 
