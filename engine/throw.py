@@ -22,18 +22,21 @@ chains), so a four-deck 12-card throw is judged in well under a millisecond.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import chain
 
 from engine.cards import KINDS, card_str, check_copies
 from engine.errors import InvalidInput, Problem
 from engine.reasons import Reason
 from engine.rules import Rules
-from engine.trump import TRUMP, TrumpOrder
+from engine.trump import TrumpOrder
 from engine.units import Unit, decompose, mixed_suit_problems
 from engine.words import cards_text, shape_name, suit_name, unit_name
 
 SEATS = 4
+_AFTER = tuple(tuple((leader + i) % SEATS for i in range(1, SEATS)) for leader in range(SEATS))  # in playing order
 _KINDS = frozenset(range(KINDS))
 
 
@@ -77,6 +80,9 @@ class Penalty:
     team: int | None = None
 
 
+_NO_PENALTY = Penalty("none")
+
+
 @dataclass(frozen=True, slots=True)
 class ThrowVerdict:
     """Does the lead stand; if not, which unit is forced and what it costs.
@@ -99,134 +105,163 @@ class ThrowVerdict:
 # ---------------------------------------------------------------- explanations
 
 
+def _holding(blocker: Blocker, suit_en: str, suit_zh: str) -> tuple[Blocker, str, str]:
+    """A blocker with what its seat holds in the led suit (named ``suit_en``/``suit_zh``):
+    the start of each of its reasons (English, Chinese)."""
+    held = cards_text(blocker.cards)
+    if blocker.wider_shape:
+        return (
+            blocker,
+            f"Seat {blocker.seat} holds the {shape_name(blocker.width, blocker.length)} {held} in {suit_en}",
+            f"{blocker.seat}号位有{suit_zh}{shape_name(blocker.width, blocker.length, 'zh')} {held}",
+        )
+    return blocker, f"Seat {blocker.seat} holds {held} in {suit_en}", f"{blocker.seat}号位有{suit_zh} {held}"
+
+
+def _beaten_reasons(unit: Unit, blockers: list[tuple[Blocker, str, str]]) -> list[Reason]:
+    """One reason per seat that beats ``unit``: what it holds (its Blocker and
+    ``_holding``) and why that beats the thrown unit."""
+    thrown = cards_text(unit.cards)
+    shape_en, shape_zh = shape_name(unit.width, unit.length), shape_name(unit.width, unit.length, "zh")
+    # the thrown unit is named as unit_name(unit) / unit_name(unit, "zh"): shape, then cards
+    higher_en = f", a higher {shape_en} than the thrown {shape_en} {thrown}."
+    higher_zh = f"，大过甩出的{shape_zh} {thrown}。"
+    out: list[Reason] = []
+    wider_en = wider_zh = ""
+    for b, en, zh in blockers:
+        if not b.wider_shape:
+            out.append(Reason("throw.unit_beaten", en + higher_en, zh + higher_zh))
+            continue
+        if not wider_en:
+            wider_en = (
+                f": the same number of cards in a wider shape beats the thrown {shape_en} {thrown} whatever the "
+                "ranks (wider_shape_beats, RULES §3)."
+            )
+            wider_zh = f"：同样张数时更宽的牌型大过甩出的{shape_zh} {thrown}，不论大小。"
+        out.append(Reason("throw.unit_beaten_by_wider_shape", en + wider_en, zh + wider_zh))
+    return out
+
+
 # ---------------------------------------------------------------- the search
 
 
-class _Seat:
-    """One seat's cards of the led suit as the best kind per (width, step).
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """The kinds of one effective suit, highest first (by order step, then power,
+    then as listed in ``TrumpOrder.steps``); each chain of the suit (RULES §3,
+    ``TrumpOrder.chains``) from its highest position down, as (its value, the
+    places in ``kinds`` of the kinds of its step); and the ``bytes.translate``
+    arguments that turn a hand's cards into the places of its cards of the suit."""
 
-    ``best[w][step]`` is the highest-power kind at ``step`` held at least ``w``
-    times, or -1.  ``unit(w, l)`` is the highest unit of shape (w, l) the seat
-    can form (memoised), as (rank, its cards high → low) or None.
+    kinds: tuple[int, ...]
+    chains: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
+    table: bytes  # kind → its place in ``kinds``
+    others: bytes  # every byte that is not a kind of the suit
+
+
+@lru_cache(maxsize=1024)
+def _layout(order: TrumpOrder, suit: int) -> _Layout:
+    power = order.power
+    steps = order.steps[suit]
+    places: list[tuple[int, ...]] = [()] * len(steps)  # per step, the places of its kinds
+    kinds: list[int] = []
+    for step in reversed(range(len(steps))):
+        ranked = sorted(steps[step], key=lambda k: -power[k])  # stable: as listed on ties
+        places[step] = tuple(range(len(kinds), len(kinds) + len(ranked)))
+        kinds += ranked
+    chains = []
+    for linked, values in zip(order.chains[suit], order.chain_values[suit], strict=True):
+        assert list(values) == sorted(set(values)), "a chain rises: its highest run is found first from the top"
+        chains.append(tuple((values[pos], places[linked[pos]]) for pos in reversed(range(len(linked)))))
+    table = bytearray(256)
+    for i, kind in enumerate(kinds):
+        table[kind] = i
+    others = bytes(b for b in range(256) if b not in kinds)
+    return _Layout(tuple(kinds), tuple(chains), bytes(table), others)
+
+
+class _Seat:
+    """One seat's cards of the led suit: the copies it holds of each kind.
+
+    ``unit(w, l)`` is the highest unit of shape (w, l) the seat can form, as
+    (rank, its cards high → low) or None: at each order step the kind used is
+    the highest-power kind held at least ``w`` times (the first listed on
+    ties).  ``threat`` is what the seat can beat a thrown shape with.
     """
 
-    __slots__ = ("best", "memo", "order", "suit")
+    __slots__ = ("copies", "layout", "order", "seat")
 
-    def __init__(self, cards: Iterable[int], suit: int, order: TrumpOrder, decks: int) -> None:
+    def __init__(self, seat: int, cards: Sequence[int], layout: _Layout, order: TrumpOrder) -> None:
+        self.seat = seat
         self.order = order
-        self.suit = suit
-        suit_of = order.suit
-        counts: dict[int, int] = {}  # the seat's cards of the led suit: kind → copies
-        for c in cards:
-            if suit_of[c] == suit:
-                counts[c] = counts.get(c, 0) + 1
-        power = order.power
-        steps = order.steps[suit]
-        best: list[list[int]] = [[-1] * len(steps) for _ in range(decks + 1)]
-        if suit != TRUMP:  # a plain suit has one kind per step: nothing to choose between
-            step_of = order.step
-            for kind, n in counts.items():
-                i = step_of[kind]
-                for w in range(1, min(n, decks) + 1):
-                    best[w][i] = kind
-        else:  # several kinds may share a step: the highest power, the first listed on ties
-            for i, kinds in enumerate(steps):
-                for kind in kinds:
-                    held_copies = counts.get(kind, 0)
-                    if held_copies:
-                        for w in range(1, min(held_copies, decks) + 1):
-                            held = best[w][i]
-                            if held < 0 or power[kind] > power[held]:
-                                best[w][i] = kind
-        self.best = best
-        self.memo: dict[tuple[int, int], tuple[int, tuple[int, ...]] | None] = {}
+        self.layout = layout
+        copies = [0] * len(layout.kinds)
+        # cards are kinds 0..53 (checked): one byte each; translate keeps the led suit's
+        for i in bytes(cards).translate(layout.table, layout.others):
+            copies[i] += 1
+        self.copies = copies
 
     def unit(self, width: int, length: int) -> tuple[int, tuple[int, ...]] | None:
-        key = (width, length)
-        memo = self.memo
-        if key in memo:
-            return memo[key]
-        found = None
-        if width < len(self.best):
-            row = self.best[width]
-            if length == 1:
-                # steps rise in power (power = 4 * step + at most 3), so the highest
-                # kind held ``width`` times is at the highest step that has one
-                for kind in reversed(row):
-                    if kind >= 0:
-                        found = (self.order.power[kind], (kind,) * width)
+        kinds = self.layout.kinds
+        copies = self.copies
+        power = self.order.power
+        if length == 1:
+            # kinds run high → low (power = 4 * step + at most 3): the first held
+            # ``width`` times is the highest
+            for kind, held in zip(kinds, copies, strict=True):
+                if held >= width:
+                    return power[kind], (kind,) * width
+            return None
+        rank = -(1 << 30)
+        best: list[int] = []
+        for positions in self.layout.chains:
+            # from the top down, the first ``length`` consecutive positions held
+            # ``width`` times are the chain's highest tractor
+            run: list[int] = []
+            top = 0
+            for value, places in positions:
+                for place in places:
+                    if copies[place] >= width:
+                        if not run:
+                            top = value * 4 + power[kinds[place]] % 4
+                        run.append(kinds[place])
                         break
-            else:
-                power = self.order.power
-                rank = -(1 << 30)
-                kinds: list[int] = []
-                suit = self.suit
-                for chain, values in zip(self.order.chains[suit], self.order.chain_values[suit], strict=True):
-                    run = 0
-                    for pos, step in enumerate(chain):
-                        kind = row[step]
-                        if kind < 0:
-                            run = 0
-                            continue
-                        run += 1
-                        if run >= length:
-                            top = values[pos] * 4 + power[kind] % 4
-                            if top > rank:
-                                rank, kinds = top, [row[s] for s in chain[pos - length + 1 : pos + 1]]
-                if kinds:
-                    found = (rank, tuple(k for k in self.order.sorted(kinds) for _ in range(width)))
-        memo[key] = found
-        return found
+                else:
+                    run = []
+                    continue
+                if len(run) == length:
+                    if top > rank:
+                        rank, best = top, run
+                    break
+        return (rank, tuple(self.order.sorted(best * width))) if best else None
 
-
-def _beater(seat: int, profile: _Seat, unit: Unit, rules: Rules) -> Blocker | None:
-    """How ``seat`` (its cards of the led suit in ``profile``) beats ``unit``, or None.
-
-    RULES §4: a unit of the same shape ranking higher (held in a wider tuple or
-    a longer tractor counts); RULES §3 with ``wider_shape_beats``: any unit of
-    the same card count and a wider width.
-    """
-    same = profile.unit(unit.width, unit.length)
-    if same is not None and same[0] > unit.rank:
-        return Blocker(seat, same[1], unit.width, unit.length)
-    if rules.wider_shape_beats:
-        size = unit.size
-        for width in range(unit.width + 1, rules.decks + 1):
-            if size % width == 0:
-                wider = profile.unit(width, size // width)
-                if wider is not None:
-                    return Blocker(seat, wider[1], width, size // width, True)
-    return None
-
-
-def _beaten_reasons(unit: Unit, blockers: list[Blocker], suit: int) -> list[Reason]:
-    """One reason per seat that beats ``unit``: what it holds and why that beats it."""
-    thrown_en, thrown_zh = unit_name(unit), unit_name(unit, "zh")
-    suit_en, suit_zh = suit_name(suit), suit_name(suit, "zh")
-    same_en = shape_name(unit.width, unit.length)
-    out: list[Reason] = []
-    for b in blockers:
-        held = cards_text(b.cards)
-        if b.wider_shape:
-            out.append(
-                Reason(
-                    "throw.unit_beaten_by_wider_shape",
-                    f"Seat {b.seat} holds the {shape_name(b.width, b.length)} {held} in {suit_en}: the same "
-                    f"number of cards in a wider shape beats the thrown {thrown_en} whatever the ranks "
-                    "(wider_shape_beats, RULES §3).",
-                    f"{b.seat}号位有{suit_zh}{shape_name(b.width, b.length, 'zh')} {held}：同样张数时更宽的牌型"
-                    f"大过甩出的{thrown_zh}，不论大小。",
-                )
-            )
-        else:
-            out.append(
-                Reason(
-                    "throw.unit_beaten",
-                    f"Seat {b.seat} holds {held} in {suit_en}, a higher {same_en} than the thrown {thrown_en}.",
-                    f"{b.seat}号位有{suit_zh} {held}，大过甩出的{thrown_zh}。",
-                )
-            )
-    return out
+    def threat(
+        self, width: int, length: int, ranks: list[int], suit_names: tuple[str, str], rules: Rules
+    ) -> tuple[int, tuple[Blocker, str, str] | None, tuple[Blocker, str, str] | None]:
+        """What this seat holds against the thrown units of shape (width, length),
+        of ``ranks``: (``above``, ``same``, ``wider``).  A thrown unit ranking
+        below ``above`` (the rank of the seat's highest unit of that shape) is
+        beaten by ``same`` (RULES §4: held in a wider tuple or a longer tractor
+        counts); any other by ``wider``, if not None: with ``wider_shape_beats``
+        (RULES §3) the seat's unit of the same card count and the first wider
+        width it holds.  Each is the Blocker and its ``_holding``, made only if
+        it beats one of ``ranks``.
+        """
+        same = self.unit(width, length)
+        above = -(1 << 30) if same is None else same[0]  # below every rank when the seat has no such unit
+        beats_same = None
+        if same is not None and above > min(ranks):
+            beats_same = _holding(Blocker(self.seat, same[1], width, length), *suit_names)
+        beats_wider = None
+        if rules.wider_shape_beats and length > 1 and above <= max(ranks):  # a tuple has no wider shape
+            size = width * length
+            for wide in range(width + 1, rules.decks + 1):
+                if size % wide == 0:
+                    wider = self.unit(wide, size // wide)
+                    if wider is not None:
+                        beats_wider = _holding(Blocker(self.seat, wider[1], wide, size // wide, True), *suit_names)
+                        break
+        return above, beats_same, beats_wider
 
 
 # ---------------------------------------------------------------- input checks
@@ -237,23 +272,32 @@ def _check(
 ) -> int:
     """Raise InvalidInput for anything that cannot be adjudicated; return the led suit."""
     problems: list[Problem] = []
+    own = None  # the leader's hand, if given: the lead comes out of it
     if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < SEATS:
         problems.append(Problem(("leader",), "the leader is a seat 0..3"))
+    else:
+        own = hands.get(leader)
     for seat in hands:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
             problems.append(Problem(("hands", seat), "a hand is keyed by a seat 0..3"))
-    for path, cards in (("lead",), lead), *((("hands", s), h) for s, h in hands.items()):
-        if not _KINDS.issuperset(cards):
-            problems += [Problem((*path, i), f"{c!r} is not a card") for i, c in enumerate(cards) if c not in _KINDS]
+    try:  # one count of every card (the lead's too, unless it is in ``own``); its (at most 54) keys checked
+        seen = Counter(chain.from_iterable(hands.values()) if own is not None else chain(lead, *hands.values()))
+        cards_known = _KINDS.issuperset(seen) and (own is None or _KINDS.issuperset(lead))
+    except TypeError:  # an unhashable element: the checks below raise for it as for any other input
+        cards_known = False
+    if not cards_known:
+        for path, cards in (("lead",), lead), *((("hands", s), h) for s, h in hands.items()):
+            if not _KINDS.issuperset(cards):
+                problems += [
+                    Problem((*path, i), f"{c!r} is not a card") for i, c in enumerate(cards) if c not in _KINDS
+                ]
     if not lead:
         problems.append(Problem(("lead",), "a lead needs at least one card"))
     if problems:
         raise InvalidInput(problems)
     suit = order.suit[lead[0]]
-    problems += mixed_suit_problems(lead, order, ("lead",))
-    if problems:
-        raise InvalidInput(problems)
-    own = hands.get(leader)
+    if len(set(map(order.suit.__getitem__, lead))) > 1:
+        raise InvalidInput(mixed_suit_problems(lead, order, ("lead",)))
     if own is not None:
         left = Counter(own)
         for i, card in enumerate(lead):
@@ -269,14 +313,11 @@ def _check(
                 )
         if problems:
             raise InvalidInput(problems)
-    sets: list[tuple[tuple[str | int, ...], Sequence[int]]] = []
-    if own is None:
-        sets.append((("lead",), lead))
-    sets += [(("hands", s), h) for s, h in sorted(hands.items())]
-    seen: Counter[int] = Counter()
-    for _, cards in sets:
-        seen.update(cards)
     if seen and max(seen.values()) > rules.decks:
+        sets: list[tuple[tuple[str | int, ...], Sequence[int]]] = []
+        if own is None:
+            sets.append((("lead",), lead))
+        sets += [(("hands", s), h) for s, h in sorted(hands.items())]
         check_copies(sets, rules.decks)  # reports every excess copy where it occurs
     return suit
 
@@ -284,14 +325,16 @@ def _check(
 # ---------------------------------------------------------------- forced play
 
 
-def _lowest(unit: Unit, index: int) -> tuple[int, int, int]:
-    """Highest card ranking lowest, then fewer cards (ties: later in the decomposition)."""
-    return (unit.rank, unit.size, -index)
+def _lowest(entry: tuple[int, Unit]) -> tuple[int, int, int]:
+    """For (index, unit): highest card ranking lowest, then fewer cards (ties: later in the decomposition)."""
+    index, unit = entry
+    return (unit.rank, unit.width * unit.length, -index)
 
 
-def _smallest(unit: Unit, index: int) -> tuple[int, int, int]:
-    """Fewest cards, then lowest (ties: later in the decomposition)."""
-    return (unit.size, unit.rank, -index)
+def _smallest(entry: tuple[int, Unit]) -> tuple[int, int, int]:
+    """For (index, unit): fewest cards, then lowest (ties: later in the decomposition)."""
+    index, unit = entry
+    return (unit.width * unit.length, unit.rank, -index)
 
 
 def _choose_forced(
@@ -300,20 +343,20 @@ def _choose_forced(
     """Index of the forced unit under ``throw_forced_unit`` (RULES §4), and why."""
     policy = rules.throw_forced_unit
     if policy == "smallest_failed":
-        index = min(failed, key=lambda f: _smallest(f[1].unit, f[0]))[0]
+        index = min([(i, f.unit) for i, f in failed], key=_smallest)[0]
         en = "of the failed units, the one with the fewest cards, then the lowest, is forced"
         zh = "出失败牌型中张数最少、其次最小的一手"
         source = "seed 002"
     elif policy == "smallest_unit":
-        index = min(range(len(units)), key=lambda i: _smallest(units[i], i))
+        index = min(enumerate(units), key=_smallest)[0]
         en = "the smallest unit of the throw (fewest cards, then lowest), failed or not, is forced"
         zh = "出甩牌中最小的一手（张数最少，其次最小），无论其是否被大过"
         source = "RULES §4"
     elif policy == "first_blocked":
         blocking = {b.seat for _, f in failed for b in f.beaten_by}
         first = next(s for s in seats if s in blocking)
-        mine = [(i, f) for i, f in failed if any(b.seat == first for b in f.beaten_by)]
-        index = min(mine, key=lambda f: _smallest(f[1].unit, f[0]))[0]
+        mine = [(i, f.unit) for i, f in failed if any(b.seat == first for b in f.beaten_by)]
+        index = min(mine, key=_smallest)[0]
         en = (
             f"seat {first} is the first blocking player after the leader; of the units it can beat, "
             "the smallest (fewest cards, then lowest) is forced"
@@ -321,7 +364,7 @@ def _choose_forced(
         zh = f"{first}号位是出牌人之后第一个能大过的玩家；出它能大过的牌型中最小的一手"
         source = "shengji.io"
     else:  # lowest_failed
-        index = min(failed, key=lambda f: _lowest(f[1].unit, f[0]))[0]
+        index = min([(i, f.unit) for i, f in failed], key=_lowest)[0]
         en = "of the failed units, the one whose highest card ranks lowest (then the fewest cards) is forced"
         zh = "出失败牌型中最小的一手（比最大的牌，其次张数少者）"
         source = "seeds 000, 001"
@@ -352,7 +395,7 @@ def _penalty(leader: int, cards: int, rules: Rules) -> tuple[Penalty, Reason | N
             "for the failed throw.",
             f"甩牌失败，对方（{team}号位和{team + 2}）得{per}×{cards}={amount}分。",
         )
-    return Penalty("none"), None
+    return _NO_PENALTY, None
 
 
 # ---------------------------------------------------------------- the verdict
@@ -391,7 +434,7 @@ def judge_throw(
     suit_en, suit_zh = suit_name(suit), suit_name(suit, "zh")
     if len(units) == 1:
         return ThrowVerdict(
-            leader, suit, True, units, (), None, tuple(lead), Penalty("none"),
+            leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY,
             (
                 Reason(
                     "throw.single_unit",
@@ -400,15 +443,24 @@ def judge_throw(
                 ),
             ),
         )
-    seats = [(leader + i) % SEATS for i in range(1, SEATS) if (leader + i) % SEATS in hands]
-    others = [_Seat(hands[s], suit, order, rules.decks) for s in seats]
+    seats = [s for s in _AFTER[leader] if s in hands]
+    layout = _layout(order, suit)
+    others = [_Seat(s, hands[s], layout, order) for s in seats]
+    ranks: dict[tuple[int, int], list[int]] = {}  # each thrown shape → the ranks of its units
+    for unit in units:
+        ranks.setdefault((unit.width, unit.length), []).append(unit.rank)
+    names = (suit_en, suit_zh)
+    threats = {shape: [p.threat(*shape, r, names, rules) for p in others] for shape, r in ranks.items()}
     reasons: list[Reason] = []
     failed: list[tuple[int, FailedUnit]] = []
     for index, unit in enumerate(units):
-        blockers = [b for seat, p in zip(seats, others, strict=True) if (b := _beater(seat, p, unit, rules))]
+        rank = unit.rank
+        blockers = [
+            b for above, same, wider in threats[unit.width, unit.length] if (b := same if rank < above else wider)
+        ]
         if blockers:
-            failed.append((index, FailedUnit(unit, tuple(blockers))))
-            reasons += _beaten_reasons(unit, blockers, suit)
+            failed.append((index, FailedUnit(unit, tuple([b for b, _, _ in blockers]))))
+            reasons += _beaten_reasons(unit, blockers)
     if not failed:
         reasons.append(
             Reason(
@@ -419,7 +471,7 @@ def judge_throw(
             )
         )
         return ThrowVerdict(
-            leader, suit, True, units, (), None, tuple(lead), Penalty("none"), tuple(reasons)
+            leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, tuple(reasons)
         )
     index, why = _choose_forced(units, failed, seats, rules)
     reasons.append(why)
@@ -428,6 +480,6 @@ def judge_throw(
         reasons.append(cost)
     forced = units[index]
     return ThrowVerdict(
-        leader, suit, False, units, tuple(f for _, f in failed), forced, forced.cards, penalty,
+        leader, suit, False, units, tuple([f for _, f in failed]), forced, forced.cards, penalty,
         tuple(reasons),
     )

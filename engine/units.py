@@ -12,7 +12,7 @@ the unit with the most cards; ties → the wider; ties → the higher.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -54,7 +54,7 @@ class Unit:
         return "".join(card_str(c) for c in self.cards)
 
 
-def _pick_kind(order: TrumpOrder, kinds: tuple[int, ...], counts: Counter[int], width: int) -> int | None:
+def _pick_kind(order: TrumpOrder, kinds: Iterable[int], counts: Mapping[int, int], width: int) -> int | None:
     """Which kind of a step supplies a tuple of ``width``: the highest power
     (RULES §4 "ties → the higher"), then the tightest fit (keeping wider tuples
     whole), then the lowest kind."""
@@ -68,51 +68,118 @@ def _pick_kind(order: TrumpOrder, kinds: tuple[int, ...], counts: Counter[int], 
     return None if best is None else best[2]
 
 
-def _best_unit(order: TrumpOrder, suit: int, counts: Counter[int]) -> Unit:
-    """The unit with the most cards, then the widest, then the highest."""
-    best_key: tuple[int, int, int, int] | None = None
-    best: Unit | None = None
+Chains = tuple[tuple[dict[int, int], tuple[int, ...], tuple[int, ...]], ...]
 
-    def offer(width: int, kinds: list[int], rank: int) -> None:
-        nonlocal best_key, best
-        key = (width * len(kinds), width, rank, -min(kinds))
-        if best_key is None or key > best_key:
-            best_key = key
-            cards = tuple(k for k in order.sorted(kinds) for _ in range(width))
-            best = Unit(width, len(kinds), cards, rank, suit)
 
-    for kind, c in counts.items():
-        offer(c, [kind], order.power[kind])
+@lru_cache(maxsize=4096)
+def _chain_places(order: TrumpOrder, suit: int) -> Chains:
+    """Per chain of ``suit``: each step's position in it, the chain, its values."""
+    return tuple(
+        ({step: pos for pos, step in enumerate(chain)}, chain, values)
+        for chain, values in zip(order.chains[suit], order.chain_values[suit], strict=True)
+    )
+
+
+def _best_tractor(order: TrumpOrder, suit: int, counts: dict[int, int], chains: Chains) -> Unit | None:
+    """The tractor with the most cards, then the widest, then the highest, if it
+    has more cards than the widest tuple (a tuple beats a tractor of as many
+    cards: it is wider); None if there is none such.  Raises _NoTractor when
+    ``counts`` hold no tractor at all.
+
+    Each candidate is a maximal run of a chain at one width, compared by
+    (cards, width, rank, -lowest kind); the first offered wins a full tie
+    (widths rising, chains in order, runs low → high).  Every tractor lies in
+    a maximal run of pairs (a wider tuple holds a pair), so only those spans
+    are searched, and a span too short to reach as many cards as the best so
+    far offers nothing better.
+    """
     widest = max(counts.values())
+    step_of = order.step
+    held: dict[int, list[int]] = {}  # order step → its kinds held at least twice
+    for kind, c in counts.items():
+        if c >= 2:
+            held.setdefault(step_of[kind], []).append(kind)
+    spans: list[tuple[tuple[int, ...], tuple[int, ...], list[int]]] = []  # (chain, values, positions)
+    if len(held) >= 2:
+        for places, chain, values in chains:
+            span: list[int] = []
+            last = -2
+            for pos in sorted([places[step] for step in held if step in places]):
+                if pos != last + 1:
+                    if len(span) >= 2:
+                        spans.append((chain, values, span))
+                    span = []
+                span.append(pos)
+                last = pos
+            if len(span) >= 2:
+                spans.append((chain, values, span))
+    if not spans:
+        raise _NoTractor
+    power = order.power
+    best_key = (widest, widest, 0, 0)  # the widest tuple: only more cards beat it
+    best_width, best_kinds, best_rank = 0, [0], 0
     for width in range(2, widest + 1):
-        for chain, values in zip(order.chains[suit], order.chain_values[suit], strict=True):
+        for chain, values, span in spans:
+            if width * len(span) < best_key[0]:
+                continue
             run: list[int] = []
             top = 0
-            for pos, step in enumerate(chain):
-                picked = _pick_kind(order, order.steps[suit][step], counts, width)
+            for pos in span:
+                kinds = held[chain[pos]]
+                if len(kinds) == 1:
+                    picked = kinds[0] if counts[kinds[0]] >= width else None
+                else:
+                    picked = _pick_kind(order, kinds, counts, width)
                 if picked is not None:
                     run.append(picked)
-                    top = values[pos] * 4 + order.power[picked] % 4
+                    top = values[pos] * 4 + power[picked] % 4
                     continue
                 if len(run) >= 2:
-                    offer(width, run, top)
+                    key = (width * len(run), width, top, -min(run))
+                    if key > best_key:
+                        best_key, best_width, best_kinds, best_rank = key, width, run, top
                 run = []
             if len(run) >= 2:
-                offer(width, run, top)
-    assert best is not None
-    return best
+                key = (width * len(run), width, top, -min(run))
+                if key > best_key:
+                    best_key, best_width, best_kinds, best_rank = key, width, run, top
+    if not best_width:
+        return None
+    return Unit(best_width, len(best_kinds), tuple(order.sorted(best_kinds * best_width)), best_rank, suit)
+
+
+class _NoTractor(Exception):
+    """``counts`` hold no tractor (and, as cards only leave, never will)."""
 
 
 @lru_cache(maxsize=65536)
 def _decompose(cards: tuple[int, ...], order: TrumpOrder) -> tuple[Unit, ...]:
-    counts = Counter(cards)
+    counts = dict(Counter(cards))
     suit = order.suit[cards[0]]
+    chains = _chain_places(order, suit)
+    power = order.power
     units: list[Unit] = []
-    while counts:
-        unit = _best_unit(order, suit, counts)
-        units.append(unit)
-        counts.subtract(unit.cards)
-        counts = +counts
+    try:
+        while counts:
+            unit = _best_tractor(order, suit, counts, chains)
+            if unit is None:  # the widest tuple, the highest of them (then the lowest kind)
+                widest = max(counts.values())
+                rank, lowest = max([(power[k], -k) for k, c in counts.items() if c == widest])
+                unit = Unit(widest, 1, (-lowest,) * widest, rank, suit)
+            units.append(unit)
+            width = unit.width
+            for kind in unit.cards[::width]:
+                left = counts[kind] - width
+                if left:
+                    counts[kind] = left
+                else:
+                    del counts[kind]
+    except _NoTractor:
+        # No tractor is left, and taking cards away never makes one: each step
+        # would take the whole tuple of one kind, the largest, then the highest
+        # (then the lowest kind) first.
+        for kind, c in sorted(counts.items(), key=lambda held: (-held[1], -power[held[0]], held[0])):
+            units.append(Unit(c, 1, (kind,) * c, power[kind], suit))
     return tuple(units)
 
 
@@ -126,7 +193,7 @@ def decompose(cards: Iterable[int], order: TrumpOrder) -> tuple[Unit, ...]:
     key = tuple(sorted(cards))
     if not key:
         raise ValueError("nothing to decompose")
-    if len({order.suit[c] for c in key}) != 1:
+    if len(set(map(order.suit.__getitem__, key))) != 1:
         raise ValueError("cards of several effective suits do not form units")
     return _decompose(key, order)
 

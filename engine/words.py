@@ -35,6 +35,12 @@ def suit_name(suit: int, language: str = "en") -> str:
 
 def shape_name(width: int, length: int = 1, language: str = "en") -> str:
     """``pair``, ``3-pair tractor``, ``triple tractor of 2`` / 对子, 三连拖, 三条两连拖."""
+    name = _SHAPE_NAMES.get((width, length, language))  # every shape of up to 4 decks, named once
+    return _shape_name(width, length, language) if name is None else name
+
+
+def _shape_name(width: int, length: int, language: str) -> str:
+    """``shape_name`` itself (spelled out for every shape of up to 4 decks in ``_SHAPE_NAMES``)."""
     if language == "zh":
         if length == 1:
             return _TUPLE_ZH.get(width, f"{width}张同牌")
@@ -48,9 +54,17 @@ def shape_name(width: int, length: int = 1, language: str = "en") -> str:
     return f"{_TUPLE_EN.get(width, str(width))} tractor of {length}"
 
 
+_SHAPE_NAMES = {
+    (width, length, language): _shape_name(width, length, language)
+    for width in range(1, 5)
+    for length in range(1, 28)
+    for language in ("en", "zh")
+}
+
+
 def cards_text(cards: Iterable[int]) -> str:
     """``10H 10H SJ`` (canonical notation, as given)."""
-    return " ".join([_CARD_TEXT[c] for c in cards])
+    return " ".join(map(_CARD_TEXT.__getitem__, cards))
 
 
 def cards_zh(cards: Iterable[int]) -> str:

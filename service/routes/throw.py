@@ -6,9 +6,9 @@ from typing import Any
 
 from marshmallow import Schema
 
-from engine.throw import Blocker, FailedUnit, Penalty, ThrowVerdict, judge_throw
+from engine.throw import Blocker, Penalty, ThrowVerdict, judge_throw
 from engine.trump import SUIT_LABELS, trump_order
-from service.api import json_response, language, load, reason_json, v1, with_language
+from service.api import json_response, language, load, v1, with_language
 from service.fields import CardsField, HandsField, RulesField, SeatField, TrumpField
 from service.metrics import count_verdict
 from service.render import cards_json, unit_json
@@ -35,10 +35,6 @@ def _blocker_json(blocker: Blocker) -> dict[str, Any]:
     }
 
 
-def _failed_json(failed: FailedUnit) -> dict[str, Any]:
-    return {"unit": unit_json(failed.unit), "beaten_by": [_blocker_json(b) for b in failed.beaten_by]}
-
-
 def _penalty_json(penalty: Penalty) -> dict[str, Any]:
     return {
         "kind": penalty.kind,
@@ -49,16 +45,38 @@ def _penalty_json(penalty: Penalty) -> dict[str, Any]:
 
 
 def throw_json(verdict: ThrowVerdict, lang: str) -> dict[str, Any]:
-    """A verdict as API.md's ``/v1/throw`` response."""
+    """A verdict as API.md's ``/v1/throw`` response.
+
+    A unit (listed, failed, forced) or a blocker (a seat beating several thrown
+    units with the same cards) met again is the same JSON object again.
+    """
+    units = [unit_json(u) for u in verdict.units]
+    unit_jsons = {id(u): j for u, j in zip(verdict.units, units, strict=True)}
+    blocker_jsons: dict[int, dict[str, Any]] = {}
+    failed = []
+    for f in verdict.failed_units:
+        beaten_by = []
+        for b in f.beaten_by:
+            found = blocker_jsons.get(id(b))
+            if found is None:
+                found = blocker_jsons[id(b)] = _blocker_json(b)
+            beaten_by.append(found)
+        found = unit_jsons.get(id(f.unit))
+        failed.append({"unit": unit_json(f.unit) if found is None else found, "beaten_by": beaten_by})
+    forced = verdict.forced_unit
+    if forced is not None:
+        found = unit_jsons.get(id(forced))
+        forced_json = unit_json(forced) if found is None else found
+    zh = lang == "zh"  # reason_json of each reason, inline
     return {
         "valid": verdict.valid,
         "suit": SUIT_LABELS[verdict.suit],
-        "units": [unit_json(u) for u in verdict.units],
-        "failed_units": [_failed_json(f) for f in verdict.failed_units],
-        "forced_unit": None if verdict.forced_unit is None else unit_json(verdict.forced_unit),
+        "units": units,
+        "failed_units": failed,
+        "forced_unit": None if forced is None else forced_json,
         "forced_play": cards_json(verdict.forced_play),
         "penalty": _penalty_json(verdict.penalty),
-        "reasons": [reason_json(r, lang) for r in verdict.reasons],
+        "reasons": [{"code": r.code, "message": r.zh if zh else r.en} for r in verdict.reasons],
     }
 
 
