@@ -374,10 +374,11 @@ def _choose_forced(
         zh = "出失败牌型中最小的一手（比最大的牌，其次张数少者）"
         source = "seeds 000, 001"
     unit = units[index]
+    cards = cards_text(unit.cards)  # the unit named as unit_name(unit) / unit_name(unit, "zh")
     return index, Reason(
         f"throw.forced.{policy}",
-        f"The throw fails: {en} ({policy}, {source}): {unit_name(unit)}.",
-        f"甩牌失败：{zh}（{policy}）：{unit_name(unit, 'zh')}。",
+        f"The throw fails: {en} ({policy}, {source}): {shape_name(unit.width, unit.length)} {cards}.",
+        f"甩牌失败：{zh}（{policy}）：{shape_name(unit.width, unit.length, 'zh')} {cards}。",
     )
 
 
@@ -436,7 +437,6 @@ def judge_throw(
     """
     suit = _check(leader, lead, hands, order, rules)
     units = decompose(lead, order)
-    suit_en, suit_zh = suit_name(suit), suit_name(suit, "zh")
     if len(units) == 1:
         return ThrowVerdict(
             leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY,
@@ -469,6 +469,7 @@ def judge_throw(
             failed.append((index, FailedUnit(unit, tuple([b for b, _, _ in blockers]))))
             reasons += _beaten_reasons(unit, blockers)
     if not failed:
+        suit_en, suit_zh = layout.suit_en, layout.suit_zh
         reasons.append(
             Reason(
                 "throw.stands",

@@ -184,7 +184,8 @@ def _decompose(cards: tuple[int, ...], order: TrumpOrder) -> tuple[Unit, ...]:
                 del counts[kind]
     # No tractor is left (and none can form as cards leave): each step takes the
     # whole tuple of one kind, the largest, then the highest (then the lowest kind).
-    for kind, c in sorted(counts.items(), key=lambda held: (-held[1], -power[held[0]], held[0])):
+    for _, _, kind in sorted([(-c, -power[k], k) for k, c in counts.items()]):
+        c = counts[kind]
         units.append(Unit(c, 1, (kind,) * c, power[kind], suit))
     return tuple(units)
 
