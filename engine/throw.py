@@ -157,6 +157,8 @@ class _Layout:
     chains: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
     table: bytes  # kind → its place in ``kinds``
     others: bytes  # every byte that is not a kind of the suit
+    suit_en: str  # the suit's name (``suit_name``)
+    suit_zh: str
 
 
 @lru_cache(maxsize=1024)
@@ -177,7 +179,7 @@ def _layout(order: TrumpOrder, suit: int) -> _Layout:
     for i, kind in enumerate(kinds):
         table[kind] = i
     others = bytes(b for b in range(256) if b not in kinds)
-    return _Layout(tuple(kinds), tuple(chains), bytes(table), others)
+    return _Layout(tuple(kinds), tuple(chains), bytes(table), others, suit_name(suit), suit_name(suit, "zh"))
 
 
 class _Seat:
@@ -208,8 +210,9 @@ class _Seat:
         if length == 1:
             # kinds run high → low (power = 4 * step + at most 3): the first held
             # ``width`` times is the highest
-            for kind, held in zip(kinds, copies, strict=True):
+            for place, held in enumerate(copies):
                 if held >= width:
+                    kind = kinds[place]
                     return power[kind], (kind,) * width
             return None
         rank = -(1 << 30)
@@ -236,30 +239,32 @@ class _Seat:
         return (rank, tuple(self.order.sorted(best * width))) if best else None
 
     def threat(
-        self, width: int, length: int, ranks: list[int], suit_names: tuple[str, str], rules: Rules
+        self, width: int, length: int, lowest: int, highest: int, rules: Rules
     ) -> tuple[int, tuple[Blocker, str, str] | None, tuple[Blocker, str, str] | None]:
         """What this seat holds against the thrown units of shape (width, length),
-        of ``ranks``: (``above``, ``same``, ``wider``).  A thrown unit ranking
-        below ``above`` (the rank of the seat's highest unit of that shape) is
-        beaten by ``same`` (RULES §4: held in a wider tuple or a longer tractor
-        counts); any other by ``wider``, if not None: with ``wider_shape_beats``
-        (RULES §3) the seat's unit of the same card count and the first wider
-        width it holds.  Each is the Blocker and its ``_holding``, made only if
-        it beats one of ``ranks``.
+        ranking ``lowest`` to ``highest``: (``above``, ``same``, ``wider``).  A
+        thrown unit ranking below ``above`` (the rank of the seat's highest unit
+        of that shape) is beaten by ``same`` (RULES §4: held in a wider tuple or
+        a longer tractor counts); any other by ``wider``, if not None: with
+        ``wider_shape_beats`` (RULES §3) the seat's unit of the same card count
+        and the first wider width it holds.  Each is the Blocker and its
+        ``_holding``, made only if it beats a thrown unit.
         """
+        layout = self.layout
         same = self.unit(width, length)
         above = -(1 << 30) if same is None else same[0]  # below every rank when the seat has no such unit
         beats_same = None
-        if same is not None and above > min(ranks):
-            beats_same = _holding(Blocker(self.seat, same[1], width, length), *suit_names)
+        if same is not None and above > lowest:
+            beats_same = _holding(Blocker(self.seat, same[1], width, length), layout.suit_en, layout.suit_zh)
         beats_wider = None
-        if rules.wider_shape_beats and length > 1 and above <= max(ranks):  # a tuple has no wider shape
+        if rules.wider_shape_beats and length > 1 and above <= highest:  # a tuple has no wider shape
             size = width * length
             for wide in range(width + 1, rules.decks + 1):
                 if size % wide == 0:
                     wider = self.unit(wide, size // wide)
                     if wider is not None:
-                        beats_wider = _holding(Blocker(self.seat, wider[1], wide, size // wide, True), *suit_names)
+                        blocker = Blocker(self.seat, wider[1], wide, size // wide, True)
+                        beats_wider = _holding(blocker, layout.suit_en, layout.suit_zh)
                         break
         return above, beats_same, beats_wider
 
@@ -296,7 +301,7 @@ def _check(
     if problems:
         raise InvalidInput(problems)
     suit = order.suit[lead[0]]
-    if len(set(map(order.suit.__getitem__, lead))) > 1:
+    if len({order.suit[c] for c in lead}) > 1:
         raise InvalidInput(mixed_suit_problems(lead, order, ("lead",)))
     if own is not None:
         left = Counter(own)
@@ -369,10 +374,11 @@ def _choose_forced(
         zh = "出失败牌型中最小的一手（比最大的牌，其次张数少者）"
         source = "seeds 000, 001"
     unit = units[index]
+    cards = cards_text(unit.cards)  # the unit named as unit_name(unit) / unit_name(unit, "zh")
     return index, Reason(
         f"throw.forced.{policy}",
-        f"The throw fails: {en} ({policy}, {source}): {unit_name(unit)}.",
-        f"甩牌失败：{zh}（{policy}）：{unit_name(unit, 'zh')}。",
+        f"The throw fails: {en} ({policy}, {source}): {shape_name(unit.width, unit.length)} {cards}.",
+        f"甩牌失败：{zh}（{policy}）：{shape_name(unit.width, unit.length, 'zh')} {cards}。",
     )
 
 
@@ -431,7 +437,6 @@ def judge_throw(
     """
     suit = _check(leader, lead, hands, order, rules)
     units = decompose(lead, order)
-    suit_en, suit_zh = suit_name(suit), suit_name(suit, "zh")
     if len(units) == 1:
         return ThrowVerdict(
             leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY,
@@ -449,8 +454,10 @@ def judge_throw(
     ranks: dict[tuple[int, int], list[int]] = {}  # each thrown shape → the ranks of its units
     for unit in units:
         ranks.setdefault((unit.width, unit.length), []).append(unit.rank)
-    names = (suit_en, suit_zh)
-    threats = {shape: [p.threat(*shape, r, names, rules) for p in others] for shape, r in ranks.items()}
+    threats = {}  # each thrown shape → each other seat's threat to it
+    for (width, length), r in ranks.items():
+        lowest, highest = min(r), max(r)
+        threats[width, length] = [p.threat(width, length, lowest, highest, rules) for p in others]
     reasons: list[Reason] = []
     failed: list[tuple[int, FailedUnit]] = []
     for index, unit in enumerate(units):
@@ -462,6 +469,7 @@ def judge_throw(
             failed.append((index, FailedUnit(unit, tuple([b for b, _, _ in blockers]))))
             reasons += _beaten_reasons(unit, blockers)
     if not failed:
+        suit_en, suit_zh = layout.suit_en, layout.suit_zh
         reasons.append(
             Reason(
                 "throw.stands",

@@ -11,7 +11,6 @@ the unit with the most cards; ties → the wider; ties → the higher.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -80,26 +79,20 @@ def _chain_places(order: TrumpOrder, suit: int) -> Chains:
     )
 
 
-def _best_tractor(order: TrumpOrder, suit: int, counts: dict[int, int], chains: Chains) -> Unit | None:
-    """The tractor with the most cards, then the widest, then the highest, if it
-    has more cards than the widest tuple (a tuple beats a tractor of as many
-    cards: it is wider); None if there is none such.  Raises _NoTractor when
-    ``counts`` hold no tractor at all.
+Span = tuple[tuple[int, ...], tuple[int, ...], list[int]]  # a chain, its values, consecutive positions in it
 
-    Each candidate is a maximal run of a chain at one width, compared by
-    (cards, width, rank, -lowest kind); the first offered wins a full tie
-    (widths rising, chains in order, runs low → high).  Every tractor lies in
-    a maximal run of pairs (a wider tuple holds a pair), so only those spans
-    are searched, and a span too short to reach as many cards as the best so
-    far offers nothing better.
-    """
-    widest = max(counts.values())
+
+def _pair_spans(order: TrumpOrder, counts: dict[int, int], chains: Chains) -> tuple[dict[int, list[int]], list[Span]]:
+    """The kinds held at least twice at each order step, and the maximal runs of
+    such steps along each chain (chains in order, runs low → high).  Every
+    tractor lies in one of these spans (a wider tuple holds a pair); with none,
+    ``counts`` hold no tractor, and taking cards away never makes one."""
     step_of = order.step
-    held: dict[int, list[int]] = {}  # order step → its kinds held at least twice
+    held: dict[int, list[int]] = {}
     for kind, c in counts.items():
         if c >= 2:
             held.setdefault(step_of[kind], []).append(kind)
-    spans: list[tuple[tuple[int, ...], tuple[int, ...], list[int]]] = []  # (chain, values, positions)
+    spans: list[Span] = []
     if len(held) >= 2:
         for places, chain, values in chains:
             span: list[int] = []
@@ -113,9 +106,24 @@ def _best_tractor(order: TrumpOrder, suit: int, counts: dict[int, int], chains: 
                 last = pos
             if len(span) >= 2:
                 spans.append((chain, values, span))
-    if not spans:
-        raise _NoTractor
+    return held, spans
+
+
+def _best_tractor(
+    order: TrumpOrder, suit: int, counts: dict[int, int], held: dict[int, list[int]], spans: list[Span]
+) -> Unit | None:
+    """The tractor with the most cards, then the widest, then the highest, if it
+    has more cards than the widest tuple (a tuple beats a tractor of as many
+    cards: it is wider); None if there is none such.
+
+    Each candidate is a maximal run of a chain at one width, compared by
+    (cards, width, rank, -lowest kind); the first offered wins a full tie
+    (widths rising, chains in order, runs low → high).  Only the spans of
+    pairs (``_pair_spans``) are searched, and a span too short to reach as
+    many cards as the best so far offers nothing better.
+    """
     power = order.power
+    widest = max(counts.values())
     best_key = (widest, widest, 0, 0)  # the widest tuple: only more cards beat it
     best_width, best_kinds, best_rank = 0, [0], 0
     for width in range(2, widest + 1):
@@ -148,38 +156,37 @@ def _best_tractor(order: TrumpOrder, suit: int, counts: dict[int, int], chains: 
     return Unit(best_width, len(best_kinds), tuple(order.sorted(best_kinds * best_width)), best_rank, suit)
 
 
-class _NoTractor(Exception):
-    """``counts`` hold no tractor (and, as cards only leave, never will)."""
-
-
 @lru_cache(maxsize=65536)
 def _decompose(cards: tuple[int, ...], order: TrumpOrder) -> tuple[Unit, ...]:
-    counts = dict(Counter(cards))
+    counts: dict[int, int] = {}
+    for card in cards:
+        counts[card] = counts.get(card, 0) + 1
     suit = order.suit[cards[0]]
     chains = _chain_places(order, suit)
     power = order.power
     units: list[Unit] = []
-    try:
-        while counts:
-            unit = _best_tractor(order, suit, counts, chains)
-            if unit is None:  # the widest tuple, the highest of them (then the lowest kind)
-                widest = max(counts.values())
-                rank, lowest = max([(power[k], -k) for k, c in counts.items() if c == widest])
-                unit = Unit(widest, 1, (-lowest,) * widest, rank, suit)
-            units.append(unit)
-            width = unit.width
-            for kind in unit.cards[::width]:
-                left = counts[kind] - width
-                if left:
-                    counts[kind] = left
-                else:
-                    del counts[kind]
-    except _NoTractor:
-        # No tractor is left, and taking cards away never makes one: each step
-        # would take the whole tuple of one kind, the largest, then the highest
-        # (then the lowest kind) first.
-        for kind, c in sorted(counts.items(), key=lambda held: (-held[1], -power[held[0]], held[0])):
-            units.append(Unit(c, 1, (kind,) * c, power[kind], suit))
+    while counts:
+        held, spans = _pair_spans(order, counts, chains)
+        if not spans:
+            break
+        unit = _best_tractor(order, suit, counts, held, spans)
+        if unit is None:  # the widest tuple, the highest of them (then the lowest kind)
+            widest = max(counts.values())
+            rank, lowest = max([(power[k], -k) for k, c in counts.items() if c == widest])
+            unit = Unit(widest, 1, (-lowest,) * widest, rank, suit)
+        units.append(unit)
+        width = unit.width
+        for kind in unit.cards[::width]:
+            left = counts[kind] - width
+            if left:
+                counts[kind] = left
+            else:
+                del counts[kind]
+    # No tractor is left (and none can form as cards leave): each step takes the
+    # whole tuple of one kind, the largest, then the highest (then the lowest kind).
+    for _, _, kind in sorted([(-c, -power[k], k) for k, c in counts.items()]):
+        c = counts[kind]
+        units.append(Unit(c, 1, (kind,) * c, power[kind], suit))
     return tuple(units)
 
 
@@ -193,7 +200,7 @@ def decompose(cards: Iterable[int], order: TrumpOrder) -> tuple[Unit, ...]:
     key = tuple(sorted(cards))
     if not key:
         raise ValueError("nothing to decompose")
-    if len(set(map(order.suit.__getitem__, key))) != 1:
+    if len({order.suit[c] for c in key}) != 1:
         raise ValueError("cards of several effective suits do not form units")
     return _decompose(key, order)
 

@@ -64,7 +64,7 @@ _SHAPE_NAMES = {
 
 def cards_text(cards: Iterable[int]) -> str:
     """``10H 10H SJ`` (canonical notation, as given)."""
-    return " ".join(map(_CARD_TEXT.__getitem__, cards))
+    return " ".join([_CARD_TEXT[c] for c in cards])
 
 
 def cards_zh(cards: Iterable[int]) -> str:

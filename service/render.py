@@ -10,7 +10,7 @@ from engine.units import Unit
 
 
 def cards_json(cards: Iterable[int]) -> list[str]:
-    return list(map(CARD_NAMES.__getitem__, cards))
+    return [CARD_NAMES[c] for c in cards]
 
 
 def unit_json(unit: Unit) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.rules import preset
-from engine.trump import TRUMP, Trump, trump_order
+from engine.trump import TRUMP, Trump, TrumpOrder, trump_order
 from engine.units import decompose, is_tractor
 from tests.helpers import cards, names, order
 
@@ -185,3 +185,46 @@ def test_every_unit_is_well_formed(case: tuple[object, list[int]]) -> None:
     # largest structures first: sizes never grow
     sizes = [(u.size, u.width) for u in units]
     assert sizes == sorted(sizes, reverse=True)
+
+
+def _plain_greedy(cards: list[int], o: TrumpOrder) -> list[tuple[int, int, tuple[int, ...], int]]:
+    """RULES §4 written out with every candidate listed at every step: each kind's
+    whole tuple, and each maximal run of every chain at every width (at a step, the
+    kind of the highest power, then the tightest fit, then the lowest); take the
+    most cards, then the widest, then the highest (then the lowest kind; the
+    first listed on a full tie)."""
+    counts = Counter(cards)
+    suit = o.suit[cards[0]]
+    out = []
+    while counts:
+        candidates = [(c, [k], o.power[k]) for k, c in counts.items()]
+        for width in range(2, max(counts.values()) + 1):
+            for chain, values in zip(o.chains[suit], o.chain_values[suit], strict=True):
+                run: list[int] = []
+                top = 0
+                for pos, step in enumerate([*chain, None]):
+                    fits = [] if step is None else [k for k in o.steps[suit][step] if counts[k] >= width]
+                    if fits:
+                        kind = min(fits, key=lambda k: (-o.power[k], counts[k], k))
+                        run.append(kind)
+                        top = values[pos] * 4 + o.power[kind] % 4
+                        continue
+                    if len(run) >= 2:
+                        candidates.append((width, run, top))
+                    run = []
+        width, kinds, rank = max(candidates, key=lambda c: (c[0] * len(c[1]), c[0], c[2], -min(c[1])))
+        out.append((width, len(kinds), tuple(k for k in o.sorted(kinds) for _ in range(width)), rank))
+        counts.subtract({k: width for k in kinds})
+        counts = +counts
+    return out
+
+
+@settings(max_examples=400, deadline=None)
+@given(suit_sets())
+def test_decomposition_is_the_plain_greedy(case: tuple[object, list[int]]) -> None:
+    """decompose's shortcuts (tractors searched within runs of pairs only, the
+    tuples taken at once when no tractor is left) give the units, in the order,
+    of the greedy with every candidate listed (RULES §4)."""
+    o, chosen = case
+    units = decompose(chosen, o)  # type: ignore[arg-type]
+    assert [(u.width, u.length, u.cards, u.rank) for u in units] == _plain_greedy(chosen, o)  # type: ignore[arg-type]
