@@ -11,7 +11,6 @@ the unit with the most cards; ties → the wider; ties → the higher.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -54,7 +53,7 @@ class Unit:
         return "".join(card_str(c) for c in self.cards)
 
 
-def _pick_kind(order: TrumpOrder, kinds: tuple[int, ...], counts: Counter[int], width: int) -> int | None:
+def _pick_kind(order: TrumpOrder, kinds: tuple[int, ...], counts: dict[int, int], width: int) -> int | None:
     """Which kind of a step supplies a tuple of ``width``: the highest power
     (RULES §4 "ties → the higher"), then the tightest fit (keeping wider tuples
     whole), then the lowest kind."""
@@ -68,28 +67,31 @@ def _pick_kind(order: TrumpOrder, kinds: tuple[int, ...], counts: Counter[int], 
     return None if best is None else best[2]
 
 
-def _best_unit(order: TrumpOrder, suit: int, counts: Counter[int]) -> Unit:
+def _best_unit(order: TrumpOrder, suit: int, counts: dict[int, int]) -> Unit:
     """The unit with the most cards, then the widest, then the highest."""
     best_key: tuple[int, int, int, int] | None = None
-    best: Unit | None = None
+    best: tuple[int, list[int], int] | None = None  # width, kinds, rank: the Unit is built for the winner only
 
     def offer(width: int, kinds: list[int], rank: int) -> None:
         nonlocal best_key, best
         key = (width * len(kinds), width, rank, -min(kinds))
         if best_key is None or key > best_key:
             best_key = key
-            cards = tuple(k for k in order.sorted(kinds) for _ in range(width))
-            best = Unit(width, len(kinds), cards, rank, suit)
+            best = (width, list(kinds), rank)
 
     for kind, c in counts.items():
         offer(c, [kind], order.power[kind])
     widest = max(counts.values())
+    step_of, steps = order.step, order.steps[suit]
     for width in range(2, widest + 1):
+        wide = {step_of[kind] for kind, c in counts.items() if c >= width}  # the steps that can take part
+        if len(wide) < 2:
+            continue  # no tractor of this width
         for chain, values in zip(order.chains[suit], order.chain_values[suit], strict=True):
             run: list[int] = []
             top = 0
             for pos, step in enumerate(chain):
-                picked = _pick_kind(order, order.steps[suit][step], counts, width)
+                picked = _pick_kind(order, steps[step], counts, width) if step in wide else None
                 if picked is not None:
                     run.append(picked)
                     top = values[pos] * 4 + order.power[picked] % 4
@@ -100,19 +102,24 @@ def _best_unit(order: TrumpOrder, suit: int, counts: Counter[int]) -> Unit:
             if len(run) >= 2:
                 offer(width, run, top)
     assert best is not None
-    return best
+    width, kinds, rank = best
+    cards = tuple(k for k in order.sorted(kinds) for _ in range(width))
+    return Unit(width, len(kinds), cards, rank, suit)
 
 
 @lru_cache(maxsize=65536)
 def _decompose(cards: tuple[int, ...], order: TrumpOrder) -> tuple[Unit, ...]:
-    counts = Counter(cards)
+    counts: dict[int, int] = {}
+    for card in cards:
+        counts[card] = counts.get(card, 0) + 1
     suit = order.suit[cards[0]]
     units: list[Unit] = []
     while counts:
         unit = _best_unit(order, suit, counts)
         units.append(unit)
-        counts.subtract(unit.cards)
-        counts = +counts
+        for card in unit.cards:
+            counts[card] -= 1
+        counts = {card: n for card, n in counts.items() if n > 0}
     return tuple(units)
 
 
