@@ -544,7 +544,7 @@ def judge_checked(
     suit_of = order.suit
     led = _led(order, tuple(sorted(lead_t)) if lead_key is None else lead_key, rules.follow_patterns)
     lay, suit, n, lead_units = led.lay, led.suit, led.cards, led.units
-    counts = lay.counts([c for c in hand_t if suit_of[c] == suit])
+    counts = lay.counts_in(hand_t)
     ob = _obligation_for(led, counts, rules.follow_draw, rules.protect_longer_tuples)
     req = ob.requirement
     example = ob.example

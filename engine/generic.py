@@ -160,9 +160,8 @@ def _generic_score(
     if not lead.tractors or not can_place(lay, counts, _PAIR_TRACTOR):
         # no tractor piece can be placed: the greedy tuple placement is the score,
         # over the lead's tuples and every position of its tractors
-        positions = list(lead.tuples) + [s.width for s in lead.tractors for _ in range(s.length)]
         hist: Hist = (counts.count(2), counts.count(3), counts.count(4))  # as _add_hist over counts ≤ 4
-        score = tuple(_tuples_on_hist(hist, positions, top, protect))
+        score = _greedy_score(hist, lead, protect)
         widths = [v for v in range(top, 1, -1) for _ in range(score[1 + top - v])]
         tuples = place_tuples(lay, counts, widths, protect)
         assert tuples is not None
@@ -174,6 +173,14 @@ def _generic_score(
             best = got
     assert best is not None
     return best
+
+
+@lru_cache(maxsize=4096)
+def _greedy_score(hist: Hist, lead: LeadShape, protect: bool) -> Vector:
+    """The score when no tractor piece can be placed: the greedy tuple placement
+    over the lead's tuples and every position of its tractors (cached by value)."""
+    positions = list(lead.tuples) + [s.width for s in lead.tractors for _ in range(s.length)]
+    return tuple(_tuples_on_hist(hist, positions, lead.widest, protect))
 
 
 def _lines(lay: Layout, counts: Sequence[int], protect: bool) -> list[list[_Position]]:
@@ -230,11 +237,13 @@ def _room(caps: Sequence[Sequence[int]]) -> _Room:
     return tuple(sorted((w, c) for w, c in caps if c))
 
 
-def _closings(free: _Room, opens: tuple[_Open, ...]) -> list[_Room]:
+@lru_cache(maxsize=16384)
+def _closings(free: _Room, opens: tuple[_Open, ...]) -> tuple[_Room, ...]:
     """The lead tractors left once every open piece ends, for each distinct way of
-    giving them one (none if a piece of length 1 is open, or they do not fit)."""
+    giving them one (none if a piece of length 1 is open, or they do not fit).
+    Cached by value."""
     if any(m < 2 for _, m, _ in opens):
-        return []
+        return ()
     caps = [[w, c] for w, c in free]
     out: set[_Room] = set()
 
@@ -252,7 +261,7 @@ def _closings(free: _Room, opens: tuple[_Open, ...]) -> list[_Room]:
                 cap[1] += length
 
     place(0)
-    return sorted(out)
+    return tuple(sorted(out))
 
 
 @lru_cache(maxsize=16384)
@@ -368,21 +377,42 @@ def _bound(frame: _Frame, supply: int) -> int:
     when its open pieces, each grown to two steps at least, cannot all fit the lead
     tractors left): the free room of the lead tractors less what the open pieces
     already hold there (each in the narrowest that could take it), and the copies left."""
+    return min(_frame_room(frame), supply)  # _NONE stays _NONE: supply ≥ 0
+
+
+@lru_cache(maxsize=16384)
+def _frame_room(frame: _Frame) -> int:
+    """``_bound`` but for the copies left (cached by value)."""
     free, opens = frame
-    room = sum(w * c for w, c in free)
+    room = sum([w * c for w, c in free])
     for v, m, _ in opens:
-        room -= m * min((w for w, c in free if w >= v and c >= max(m, 2)), default=100)
-    if room < 0 or (len(opens) > 1 and not _closings(free, tuple((v, max(m, 2), b) for v, m, b in opens))):
+        room -= m * min([w for w, c in free if w >= v and c >= max(m, 2)], default=100)
+    if room < 0 or (len(opens) > 1 and not _closings(free, tuple([(v, max(m, 2), b) for v, m, b in opens]))):
         return _NONE
-    return min(room, supply)
+    return room
+
+
+@lru_cache(maxsize=16384)
+def _reach(
+    frame: _Frame, gap: bool, copies: tuple[int, ...], bottom: bool, late: bool, protect: bool, top: int
+) -> tuple[tuple[_Frame, int], ...]:
+    """The frames one step (holding ``copies``, see ``_moves``) leads ``frame`` to,
+    each with the most tractor cards gained on the way, in the order first met;
+    after a ``gap`` the open pieces end first.  Cached by value."""
+    most: dict[_Frame, int] = {}
+    for start in [(free, ()) for free in _closings(*frame)] if gap else [frame]:
+        for move in _moves(*start, copies, bottom, late, protect, top):
+            after: _Frame = (move[0], move[1])
+            if most.get(after, -1) < move[4][0]:
+                most[after] = move[4][0]
+    return tuple(most.items())
 
 
 def _most_tractor_cards(
     hosts: Sequence[int],
-    gap: Sequence[bool],
     first: _Frame,
-    moves: Callable[[int, _Frame], tuple[_Move, ...]],
-    closings: Callable[[_Frame], list[_Room]],
+    step_to: Callable[[int, _Frame], tuple[tuple[_Frame, int], ...]],
+    closings: Callable[[_Frame], tuple[_Room, ...]],
     supply: Sequence[int],
 ) -> list[dict[_Frame, int]]:
     """Per host step k, the most tractor cards the steps from k on can add to each
@@ -399,14 +429,9 @@ def _most_tractor_cards(
         cards gained, frame), best bound first, each with its most cards gained."""
         got = ways.get((k, frame))
         if got is None:
-            most: dict[_Frame, int] = {}
-            for start in [(free, ()) for free in closings(frame)] if gap[k] else [frame]:
-                for move in moves(k, start):
-                    after: _Frame = (move[0], move[1])
-                    if most.get(after, -1) < move[4][0]:
-                        most[after] = move[4][0]
+            left = supply[k + 1]
             got = sorted(
-                ((gained + _bound(after, supply[k + 1]), gained, after) for after, gained in most.items()),
+                [(gained + _bound(after, left), gained, after) for after, gained in step_to(k, frame)],
                 key=lambda way: -way[0],
             )
             ways[(k, frame)] = got
@@ -469,7 +494,7 @@ def _run(
             base = (base[0] + held[0], base[1] + held[1], base[2] + held[2])
     gap = [k == 0 or hosts[k] != hosts[k - 1] + 1 for k in range(len(hosts))]
     move_memo: dict[tuple[int, _Frame], tuple[_Move, ...]] = {}
-    close_memo: dict[_Frame, list[_Room]] = {}
+    close_memo: dict[_Frame, tuple[_Room, ...]] = {}
 
     def moves(k: int, frame: _Frame) -> tuple[_Move, ...]:
         got = move_memo.get((k, frame))
@@ -478,7 +503,7 @@ def _run(
             got = move_memo[(k, frame)] = _moves(*frame, pos.avail, pos.bottom, hosts[k] > bottom_limit, protect, top)
         return got
 
-    def closings(frame: _Frame) -> list[_Room]:
+    def closings(frame: _Frame) -> tuple[_Room, ...]:
         got = close_memo.get(frame)
         if got is None:
             got = close_memo[frame] = _closings(*frame)
@@ -488,7 +513,12 @@ def _run(
     # the way the most the rest of the suit can add to it.  ``T`` outranks every tuple
     # count, so pass 2 keeps only states that can still reach ``T*``.
     first: _Frame = (_room([(s.width, s.length) for s in slots]), ())
-    future = _most_tractor_cards(hosts, gap, first, moves, closings, _supply(line, hosts))
+    at = [(line[i].avail, line[i].bottom, i > bottom_limit) for i in hosts]
+
+    def step_to(k: int, frame: _Frame) -> tuple[tuple[_Frame, int], ...]:
+        return _reach(frame, gap[k], *at[k], protect, top)
+
+    future = _most_tractor_cards(hosts, first, step_to, closings, _supply(line, hosts))
     target = future[0][first]
     # Pass 2: the states.  A score vector is packed into one integer (``_BITS`` bits a
     # count, widest first, so integers compare as the vectors do), and a record is
@@ -625,7 +655,7 @@ def _tail(hist: Hist, free: _Room, tuples: tuple[int, ...], top: int, protect: b
 
 
 def _close_all(
-    states: dict[_Key, tuple[int, _Chain]], closings: Callable[[_Frame], list[_Room]], room: int
+    states: dict[_Key, tuple[int, _Chain]], closings: Callable[[_Frame], tuple[_Room, ...]], room: int
 ) -> dict[_Key, tuple[int, _Chain]]:
     """End every open piece, in every way it fits the lead tractors left (a state
     with an open piece of length 1 dies)."""

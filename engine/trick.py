@@ -166,12 +166,13 @@ def _search(
         for i, placed in served.items():
             units[i] = _unit(lay, placed)
             keys[i] = (bonus, placed.shape.width, placed.rank)
-        rest = [lay.kinds[i] for i, c in enumerate(vec) if c for _ in range(c)]
-        rest.sort(key=lambda k: -power[k])
-        for i, kind in zip(singles, rest, strict=True):
-            units[i] = Unit(1, 1, (kind,), order.power[kind], suit)
-            keys[i] = (bonus, 1, order.power[kind])
-        found.append(Arrangement(tuple(u for u in units if u), tuple(k for k in keys if k)))
+        if singles:  # the cards left over serve the lead's singles, strongest first
+            rest = [lay.kinds[i] for i, c in enumerate(vec) if c for _ in range(c)]
+            rest.sort(key=lambda k: -power[k])
+            for i, kind in zip(singles, rest, strict=True):
+                units[i] = Unit(1, 1, (kind,), power[kind], suit)
+                keys[i] = (bonus, 1, power[kind])
+        found.append(Arrangement(tuple([u for u in units if u]), tuple([k for k in keys if k])))
 
     def search(k: int, served: dict[int, Placed], vec: tuple[int, ...], bound: object) -> None:
         if k == len(slots):
@@ -318,6 +319,9 @@ def beats(
 # --- the whole trick -----------------------------------------------------------------------
 
 
+_SEATS = range(4)
+
+
 def _check(
     leader: int,
     plays: Sequence[Sequence[int]],
@@ -349,16 +353,18 @@ def _check(
         if copies and not within_copies(rules.decks, *plays):
             check_copies([(("plays", i), play) for i, play in enumerate(plays)], rules.decks)
         return
-    sets: list[tuple[tuple[str | int, ...], Sequence[int]]] = []
+    held: list[Sequence[int]] = []  # every card in the trick's seats: the hands, and plays without one
     for seat, hand in hands.items():
-        if seat not in range(4):
-            problems.append(Problem(("hands", seat), "a seat is 0..3"))
+        if seat in _SEATS:
+            held.append(hand)
         else:
-            sets.append((("hands", seat), hand))
+            problems.append(Problem(("hands", seat), "a seat is 0..3"))
     for i, play in enumerate(plays):
         if (leader + i) % 4 not in hands:
-            sets.append((("plays", i), play))
-    if copies and not within_copies(rules.decks, *(cards for _, cards in sets)):
+            held.append(play)
+    if copies and not within_copies(rules.decks, *held):
+        sets = [(("hands", seat), hand) for seat, hand in hands.items() if seat in _SEATS]
+        sets += [(("plays", i), play) for i, play in enumerate(plays) if (leader + i) % 4 not in hands]
         try:
             check_copies(sets, rules.decks)
         except InvalidInput as exc:

@@ -6,12 +6,13 @@ from typing import Any
 
 from marshmallow import Schema
 
+from engine.cards import CARD_NAMES
 from engine.trick import PlayVerdict, TrickResult, resolve_trick
 from engine.trump import SUIT_LABELS, trump_order
 from service.api import json_response, language, load, reason_json, v1, with_language
 from service.fields import HandsField, PlaysField, RulesField, SeatField, TrumpField
 from service.metrics import count_verdict
-from service.render import cards_json, unit_json
+from service.render import unit_json
 
 
 class TrickRequest(Schema):
@@ -26,21 +27,23 @@ _schema = TrickRequest()
 
 
 def play_json(play: PlayVerdict, lang: str) -> dict[str, Any]:
+    units = play.units
     return {
         "seat": play.seat,
-        "cards": cards_json(play.cards),
+        "cards": [CARD_NAMES[c] for c in play.cards],
         "role": play.role,
         "beats_previous_best": play.beats_previous_best,
         "legal": play.legal,
         "reasons": [reason_json(r, lang) for r in play.reasons],
-        "units": None if play.units is None else [unit_json(u) for u in play.units],
+        "units": None if units is None else [unit_json(u) for u in units],
     }
 
 
 def trick_json(result: TrickResult, lang: str) -> dict[str, Any]:
+    winner = result.winner
     return {
-        "winner": result.winner,
-        "team": [result.winner % 2, result.winner % 2 + 2],
+        "winner": winner,
+        "team": [winner % 2, winner % 2 + 2],
         "points": result.points,
         "suit": SUIT_LABELS[result.suit],
         "lead_units": [unit_json(u) for u in result.lead_units],
