@@ -172,8 +172,8 @@ def _decompose(cards: tuple[int, ...], order: TrumpOrder) -> tuple[Unit, ...]:
         unit = _best_tractor(order, suit, counts, held, spans)
         if unit is None:  # the widest tuple, the highest of them (then the lowest kind)
             widest = max(counts.values())
-            rank, lowest = max([(power[k], -k) for k, c in counts.items() if c == widest])
-            unit = Unit(widest, 1, (-lowest,) * widest, rank, suit)
+            kind = min([k for k, c in counts.items() if c == widest], key=lambda k: (-power[k], k))
+            unit = Unit(widest, 1, (kind,) * widest, power[kind], suit)
         units.append(unit)
         width = unit.width
         for kind in unit.cards[::width]:

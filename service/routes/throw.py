@@ -64,6 +64,7 @@ def throw_json(verdict: ThrowVerdict, lang: str) -> dict[str, Any]:
         found = unit_jsons.get(id(f.unit))
         failed.append({"unit": unit_json(f.unit) if found is None else found, "beaten_by": beaten_by})
     forced = verdict.forced_unit
+    forced_json = None
     if forced is not None:
         found = unit_jsons.get(id(forced))
         forced_json = unit_json(forced) if found is None else found
@@ -73,7 +74,7 @@ def throw_json(verdict: ThrowVerdict, lang: str) -> dict[str, Any]:
         "suit": SUIT_LABELS[verdict.suit],
         "units": units,
         "failed_units": failed,
-        "forced_unit": None if forced is None else forced_json,
+        "forced_unit": forced_json,
         "forced_play": cards_json(verdict.forced_play),
         "penalty": _penalty_json(verdict.penalty),
         "reasons": [{"code": r.code, "message": r.zh if zh else r.en} for r in verdict.reasons],
