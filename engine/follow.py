@@ -531,9 +531,9 @@ def judge_follow(
 
 
 def judge_checked(
-    lead_t: tuple[int, ...],
-    hand_t: tuple[int, ...],
-    play_t: tuple[int, ...] | None,
+    lead_t: Sequence[int],
+    hand_t: Sequence[int],
+    play_t: Sequence[int] | None,
     order: TrumpOrder,
     rules: Rules,
     lead_key: tuple[int, ...] | None = None,

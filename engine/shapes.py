@@ -174,22 +174,31 @@ def placements(lay: Layout, counts: Sequence[int], shape: Shape, protect: bool =
     chains; at a step with several kinds (off-suit level cards) any one kind
     may serve.  Results are distinct and ordered low → high.
     """
+    return [Placed(shape, at, rank) for at, rank in spots(lay, counts, shape, protect)]
+
+
+def spots(lay: Layout, counts: Sequence[int], shape: Shape, protect: bool = False) -> list[tuple[tuple[int, ...], int]]:
+    """``placements`` as (kinds, rank) pairs: what a search tries before it keeps one."""
     w, n = shape.width, shape.length
     if n == 1:  # as usable(c, w, protect), inline
         power = lay.power
         if protect:
-            return [Placed(shape, (i,), power[i]) for i, c in enumerate(counts) if c == w]
-        return [Placed(shape, (i,), power[i]) for i, c in enumerate(counts) if c >= w]
+            return [((i,), power[i]) for i, c in enumerate(counts) if c == w]
+        return [((i,), power[i]) for i, c in enumerate(counts) if c >= w]
+    held = [i for i, c in enumerate(counts) if c == w] if protect else [i for i, c in enumerate(counts) if c >= w]
+    if len(held) < n:
+        return []
     at_step: dict[int, list[int]] = {}
-    for i, c in enumerate(counts):
-        if c >= w and (not protect or c == w):
-            at_step.setdefault(lay.step_of[i], []).append(i)
+    step_of = lay.step_of
+    for i in held:
+        at_step.setdefault(step_of[i], []).append(i)
     if len(at_step) < n:
         return []
     seen: set[tuple[int, ...]] = set()
-    out: list[Placed] = []
+    out: list[tuple[tuple[int, ...], int]] = []
+    power = lay.power
     for chain, values, pos_of in zip(lay.chains, lay.chain_values, lay.chain_pos, strict=True):
-        marks = sorted(pos_of[step] for step in at_step if step in pos_of)
+        marks = sorted([pos_of[step] for step in at_step if step in pos_of])
         run = 0
         for k, pos in enumerate(marks):
             run = run + 1 if k and marks[k - 1] == pos - 1 else 1
@@ -200,7 +209,7 @@ def placements(lay: Layout, counts: Sequence[int], shape: Shape, protect: bool =
                 if combo in seen:
                     continue
                 seen.add(combo)
-                out.append(Placed(shape, combo, values[pos] * 4 + lay.power[combo[-1]] % 4))
+                out.append((combo, values[pos] * 4 + power[combo[-1]] % 4))
     return out
 
 
@@ -328,10 +337,14 @@ def form_planned(
             return None if done is None else done[1]
         if (k, vec) in failed:
             return None
-        for placed in placements(lay, vec, tractors[k], protect):
-            rest = search(k + 1, take(vec, placed))
+        tractor = tractors[k]
+        for at, rank in spots(lay, vec, tractor, protect):
+            left = list(vec)
+            for i in at:
+                left[i] -= tractor.width
+            rest = search(k + 1, tuple(left))
             if rest is not None:
-                return [placed, *rest]
+                return [Placed(tractor, at, rank), *rest]
         failed.add((k, vec))
         return None
 

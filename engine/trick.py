@@ -39,13 +39,11 @@ from engine.reasons import Reason
 from engine.rules import Rules
 from engine.shapes import (
     Layout,
-    Placed,
     Shape,
     describe_pieces,
     in_hand,
     layout,
-    placements,
-    take,
+    spots,
     within_copies,
 )
 from engine.trump import TRUMP, TrumpOrder
@@ -108,10 +106,17 @@ def _serving(width: int, length: int, wider: bool, decks: int) -> tuple[Shape, .
     return (own, *(Shape(w, own.size // w) for w in range(width + 1, min(decks, 4) + 1) if own.size % w == 0))
 
 
-def _unit(lay: Layout, placed: Placed) -> Unit:
-    kinds = [lay.kinds[i] for i in reversed(placed.at)]
-    cards = tuple(k for k in kinds for _ in range(placed.shape.width))
-    return Unit(placed.shape.width, placed.shape.length, cards, placed.rank, lay.suit)
+@lru_cache(maxsize=1024)
+def _single(card: int, power: int, suit: int) -> Unit:
+    """A single card as a unit (cached by value)."""
+    return Unit(1, 1, (card,), power, suit)
+
+
+def _unit(lay: Layout, shape: Shape, at: tuple[int, ...], rank: int) -> Unit:
+    """The unit of ``shape`` placed at the layout's kinds ``at`` (low → high)."""
+    kinds = [lay.kinds[i] for i in reversed(at)]
+    cards = tuple([k for k in kinds for _ in range(shape.width)])
+    return Unit(shape.width, shape.length, cards, rank, lay.suit)
 
 
 def arrangements(
@@ -152,7 +157,7 @@ def _search(
         ranked = sorted(cards, key=lambda k: -power[k])
         return (
             Arrangement(
-                tuple(Unit(1, 1, (k,), power[k], suit) for k in ranked), tuple((bonus, 1, power[k]) for k in ranked)
+                tuple([_single(k, power[k], suit) for k in ranked]), tuple([(bonus, 1, power[k]) for k in ranked])
             ),
         )
     lay = layout(order, suit)
@@ -160,12 +165,12 @@ def _search(
     singles = [i for i, u in enumerate(lead_units) if u.width == 1]
     found: list[Arrangement] = []
 
-    def finish(served: dict[int, Placed], vec: tuple[int, ...]) -> None:
+    def finish(served: dict[int, tuple[Shape, tuple[int, ...], int]], vec: tuple[int, ...]) -> None:
         units: list[Unit | None] = [None] * len(lead_units)
         keys: list[Key | None] = [None] * len(lead_units)
-        for i, placed in served.items():
-            units[i] = _unit(lay, placed)
-            keys[i] = (bonus, placed.shape.width, placed.rank)
+        for i, (shape, at, rank) in served.items():
+            units[i] = _unit(lay, shape, at, rank)
+            keys[i] = (bonus, shape.width, rank)
         if singles:  # the cards left over serve the lead's singles, strongest first
             rest = [lay.kinds[i] for i, c in enumerate(vec) if c for _ in range(c)]
             rest.sort(key=lambda k: -power[k])
@@ -174,19 +179,24 @@ def _search(
                 keys[i] = (bonus, 1, power[kind])
         found.append(Arrangement(tuple([u for u in units if u]), tuple([k for k in keys if k])))
 
-    def search(k: int, served: dict[int, Placed], vec: tuple[int, ...], bound: object) -> None:
+    def search(
+        k: int, served: dict[int, tuple[Shape, tuple[int, ...], int]], vec: tuple[int, ...], bound: object
+    ) -> None:
         if k == len(slots):
             finish(served, vec)
             return
         i = slots[k]
         same_as_previous = k > 0 and lead_units[slots[k - 1]].shape == lead_units[i].shape
         for shape in _serving(lead_units[i].width, lead_units[i].length, wider, decks):
-            for placed in placements(lay, vec, shape):
-                mark = (shape, placed.at)
+            for at, rank in spots(lay, vec, shape):
+                mark = (shape, at)
                 if same_as_previous and bound is not None and mark > bound:  # type: ignore[operator]
                     continue
-                served[i] = placed
-                search(k + 1, served, take(vec, placed), mark)
+                served[i] = (shape, at, rank)
+                left = list(vec)
+                for j in at:
+                    left[j] -= shape.width
+                search(k + 1, served, tuple(left), mark)
                 del served[i]
 
     search(0, {}, counts, None)
@@ -259,7 +269,7 @@ def _strength(
         return None
     led = lead_units[0].suit
     return Strength(
-        value=max(max(a.keys[i] for i in largest) for a in found),
+        value=max([max([a.keys[i] for i in largest]) for a in found]),
         highest=max((1 if order.suit[c] != led else 0, order.power[c]) for c in cards)
         if mode == "highest_card"
         else None,
@@ -638,7 +648,7 @@ def resolve_trick(
                 else:
                     reasons.append(_THROW_NOT_JUDGED)
             else:
-                follow = judge_checked(lead_t, tuple(hands[seat]), tuple(play), order, rules, lead_key)
+                follow = judge_checked(lead_t, hands[seat], play, order, rules, lead_key)
                 legal = follow.legal
                 reasons += follow.reasons
         verdicts.append(

@@ -15,8 +15,8 @@ from werkzeug.http import parse_accept_header
 
 from engine.cards import CARD_NAMES, KINDS, card_str
 from engine.follow import judge_follow
-from engine.rules import PRESET_VALUES, preset
-from engine.shapes import in_hand
+from engine.rules import PRESET_VALUES, preset, rules_from_json
+from engine.shapes import Shape, can_place, in_hand, layout, placements, spots
 from engine.trump import Trump, trump_order
 from service.api import language_of
 
@@ -89,3 +89,32 @@ def test_cached_follow_wordings_are_the_fresh_ones() -> None:
 def test_cached_language_choice_is_werkzeugs(header: str | None) -> None:
     expected = parse_accept_header(header, LanguageAccept).best_match(["en", "zh"], default="en") or "en"
     assert language_of(header) == expected
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(["two-deck", "three-deck", "four-deck"]),
+    st.integers(0, 12),
+    st.sampled_from([None, 0, 1, 2, 3]),
+    st.integers(0, 4),
+    st.randoms(use_true_random=False),
+)
+def test_layout_shortcuts_answer_as_the_long_way(
+    name: str, level: int, trump_suit: int | None, suit: int, rnd: random.Random
+) -> None:
+    """Layout.counts_in counts a suit's cards as counts does on the filtered cards;
+    can_place says whether placements finds any; spots are placements' kinds and ranks."""
+    rules = rules_from_json({"preset": name, "ace_low_tractor": rnd.random() < 0.3})
+    order = trump_order(Trump(level, trump_suit), rules)
+    lay = layout(order, suit)
+    deck = [k for k in range(KINDS) for _ in range(rules.decks)]
+    hand = rnd.sample(deck, rnd.randint(0, 60))
+    counts = lay.counts_in(hand)
+    assert counts == lay.counts([c for c in hand if order.suit[c] == suit])
+    if not lay.kinds:
+        return
+    for shape in (Shape(1), Shape(2), Shape(3), Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(4, 2)):
+        for protect in (False, True):
+            placed = placements(lay, counts, shape, protect)
+            assert [(p.at, p.rank) for p in placed] == spots(lay, counts, shape, protect)
+        assert can_place(lay, counts, shape) == bool(placements(lay, counts, shape))

@@ -6,13 +6,15 @@ import random
 from collections import Counter
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cards import total_points
+from engine.cards import parse_card, total_points
+from engine.errors import InvalidInput
 from engine.follow import judge_follow
 from engine.rules import PRESET_VALUES, Rules, preset
-from engine.trick import beats, resolve_trick
+from engine.trick import beats, resolve_trick, trick_winner
 from engine.trump import Trump, TrumpOrder, trump_order
 
 
@@ -85,3 +87,35 @@ def test_a_play_never_beats_its_equal(case: Any) -> None:
     for a in plays:
         for b in plays:
             assert not (beats(a, b, units, order, rules) and beats(b, a, units, order, rules))
+
+
+@settings(max_examples=150, deadline=None)
+@given(tricks())
+def test_trick_winner_is_resolve_tricks_winner(case: Any) -> None:
+    """trick_winner decides by the same code as resolve_trick (the kitty asks it)."""
+    rules, order, leader, plays, _, _ = case
+    assert trick_winner(leader, plays, order, rules) == resolve_trick(leader, plays, order, rules).winner
+
+
+@pytest.mark.parametrize(
+    ("plays", "copies", "paths"),
+    [
+        (["3S 4S", "4S", "5S 6S", "6S 7S 8S"], True, [("plays", 1), ("plays", 3)]),
+        (["3S", "3S", "3S", "6S"], True, [("plays", 2, 0)]),  # three 3S with two decks
+        (["3S", "3S", "3S", "6S"], False, None),  # the caller counted the copies (kitty_from_trick)
+        (["3S 4H", "4S 5S", "5S 6S", "6S 7S"], False, [("plays", 0, 1)]),  # 4H is trump
+    ],
+)
+def test_trick_winner_checks_as_resolve_trick(plays: list[str], copies: bool, paths: Any) -> None:
+    rules = preset("two-deck")
+    order = trump_order(Trump(8, 1), rules)  # playing 10, hearts trump
+    cards = [[parse_card(c) for c in p.split()] for p in plays]
+    if paths is None:
+        assert trick_winner(0, cards, order, rules, copies=copies) == 3  # 6S is the highest
+        return
+    with pytest.raises(InvalidInput) as winner_err:
+        trick_winner(0, cards, order, rules, copies=copies)
+    assert [p.path for p in winner_err.value.problems] == paths
+    with pytest.raises(InvalidInput) as trick_err:
+        resolve_trick(0, cards, order, rules)
+    assert winner_err.value.problems == trick_err.value.problems
