@@ -53,6 +53,11 @@ pieces start from ≤ 16 copies); each pass is linear in s.  That bound is
 polynomial but loose: in practice pass 1 visits tens to a few hundred frames
 per step and pass 2 tens of states, and the worst cases found by review (many
 tractors against quad-rich four-deck hands) take tens of milliseconds.
+
+What one step does to a frame (its moves, the frames it reaches, the closings
+of its pieces, its bound) depends only on the frame and the copies at the step,
+never on the rest of the hand: those transitions are cached by value, and a
+few hundred of them serve every hand (the score itself is cached per hand).
 """
 
 from __future__ import annotations

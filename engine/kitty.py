@@ -33,6 +33,7 @@ from engine.cards import check_copies, total_points
 from engine.errors import InvalidInput, Problem
 from engine.reasons import Reason
 from engine.rules import Rules
+from engine.shapes import within_copies
 from engine.trick import trick_winner
 from engine.trump import TRUMP, Trump, TrumpOrder, trump_order
 from engine.units import Unit, decompose
@@ -456,10 +457,11 @@ def kitty_from_trick(
     The copies of each card are counted once, across the kitty and the trick.
     """
     order = trump_order(trump, rules)
-    check_copies(
-        [(("kitty",), kitty)] + [(("last_trick", "plays", i), p) for i, p in enumerate(plays)],
-        rules.decks,
-    )
+    if not within_copies(rules.decks, kitty, *plays):
+        check_copies(
+            [(("kitty",), kitty)] + [(("last_trick", "plays", i), p) for i, p in enumerate(plays)],
+            rules.decks,
+        )
     try:
         winner = trick_winner(leader, plays, order, rules, copies=False)
     except InvalidInput as exc:

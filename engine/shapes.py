@@ -253,19 +253,16 @@ def placed_cards(lay: Layout, pieces: Iterable[Placed]) -> list[int]:
     return out
 
 
-MAX_COPIES = 4  # of a card: at most four decks (Rules.decks)
-
-
 def _tightest(counts: list[int], width: int, protect: bool) -> int | None:
     """The kind that supplies a ``width``-tuple wasting least: the smallest
     sufficient count, then the lowest card (a deterministic, cheap choice)."""
-    for c in (width,) if protect else range(width, MAX_COPIES + 1):
+    for c in (width,) if protect else range(width, max(counts, default=0) + 1):
         if c in counts:
             return counts.index(c)
     return None
 
 
-_TUPLES = {w: Shape(w) for w in range(1, MAX_COPIES + 1)}
+_TUPLES = {w: Shape(w) for w in range(1, 5)}  # a tuple is 1 to 4 copies of a card (at most four decks)
 
 
 def place_tuples(
@@ -284,7 +281,7 @@ def place_tuples(
         if i is None:
             return None
         vec[i] -= w
-        done.append(Placed(_TUPLES[w], (i,), lay.power[i]))
+        done.append(Placed(_TUPLES.get(w) or Shape(w), (i,), lay.power[i]))
     return tuple(vec), done
 
 

@@ -9,7 +9,7 @@ from marshmallow import Schema
 from engine.cards import CARD_NAMES
 from engine.trick import PlayVerdict, TrickResult, resolve_trick
 from engine.trump import SUIT_LABELS, trump_order
-from service.api import json_response, language, load, reason_json, v1, with_language
+from service.api import json_response, language, load, v1, with_language
 from service.fields import HandsField, PlaysField, RulesField, SeatField, TrumpField
 from service.metrics import count_verdict
 from service.render import unit_json
@@ -34,7 +34,7 @@ def play_json(play: PlayVerdict, lang: str) -> dict[str, Any]:
         "role": play.role,
         "beats_previous_best": play.beats_previous_best,
         "legal": play.legal,
-        "reasons": [reason_json(r, lang) for r in play.reasons],
+        "reasons": [{"code": r.code, "message": r.message(lang)} for r in play.reasons],  # reason_json, inline
         "units": None if units is None else [unit_json(u) for u in units],
     }
 
