@@ -6,6 +6,7 @@ one engine call, and renders the result; errors become problem+json.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
@@ -80,6 +81,12 @@ def language_of(header: str | None) -> str:
 def reason_json(reason: Reason, lang: str) -> dict[str, str]:
     """A reason as the API shows it: its stable code and a message."""
     return {"code": reason.code, "message": reason.message(lang)}
+
+
+def reasons_json(reasons: Iterable[Reason], lang: str) -> list[dict[str, str]]:
+    """A list of reasons as ``reason_json`` shows each (one call per list: the hot path)."""
+    zh = lang == "zh"
+    return [{"code": r.code, "message": r.zh if zh else r.en} for r in reasons]
 
 
 def json_response(obj: Any) -> Response:

@@ -18,5 +18,5 @@ def unit_json(unit: Unit) -> dict[str, Any]:
         "type": unit.kind,
         "width": unit.width,
         "length": unit.length,
-        "cards": [CARD_NAMES[c] for c in unit.cards],
+        "cards": cards_json(unit.cards),
     }

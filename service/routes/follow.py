@@ -8,7 +8,7 @@ from marshmallow import Schema
 
 from engine.follow import FollowVerdict, Requirement, Structure, judge_follow
 from engine.trump import trump_order
-from service.api import json_response, language, load, reason_json, v1, with_language
+from service.api import json_response, language, load, reasons_json, v1, with_language
 from service.fields import CardsField, RulesField, TrumpField
 from service.metrics import count_verdict
 from service.render import cards_json, unit_json
@@ -39,7 +39,7 @@ def follow_json(verdict: FollowVerdict, lang: str) -> dict[str, Any]:
     return {
         "legal": verdict.legal,
         "required": requirement_json(verdict.required, lang),
-        "reasons": [reason_json(r, lang) for r in verdict.reasons],
+        "reasons": reasons_json(verdict.reasons, lang),
         "example": cards_json(verdict.example),
         "lead_units": [unit_json(u) for u in verdict.lead_units],
         "reached": structure_json(verdict.reached, lang),

@@ -12,7 +12,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validates_schema
 
 from engine.kitty import KittyResult, kitty_from_trick, kitty_result
-from service.api import json_response, language, load, reason_json, v1, with_language
+from service.api import json_response, language, load, reasons_json, v1, with_language
 from service.fields import CardsField, PlaysField, RulesField, SeatField, StrictBoolean, TrumpField
 from service.metrics import count_verdict
 from service.render import unit_json
@@ -85,7 +85,7 @@ def kitty_json(result: KittyResult, lang: str) -> dict[str, Any]:
             "amount": transfer.amount,
         },
         "defender_points_after": result.defender_points_after,
-        "reasons": [reason_json(r, lang) for r in result.reasons],
+        "reasons": reasons_json(result.reasons, lang),
     }
 
 

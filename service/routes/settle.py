@@ -9,7 +9,7 @@ from marshmallow.validate import Range
 
 from engine.cards import RANKS, CardError, parse_rank
 from engine.settle import Settlement, settle
-from service.api import json_response, language, load, reason_json, v1, with_language
+from service.api import json_response, language, load, reasons_json, v1, with_language
 from service.fields import RulesField, SeatField
 from service.metrics import count_verdict
 
@@ -84,7 +84,7 @@ def settle_json(result: Settlement, lang: str) -> dict[str, Any]:
             "step_levels": result.step_levels,
         },
         "defender_points": result.defender_points,
-        "reasons": [reason_json(r, lang) for r in result.reasons],
+        "reasons": reasons_json(result.reasons, lang),
     }
 
 

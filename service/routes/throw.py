@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from marshmallow import Schema
 
 from engine.throw import Blocker, Penalty, ThrowVerdict, judge_throw
 from engine.trump import SUIT_LABELS, trump_order
-from service.api import json_response, language, load, v1, with_language
+from engine.units import Unit
+from service.api import json_response, language, load, reasons_json, v1, with_language
 from service.fields import CardsField, HandsField, RulesField, SeatField, TrumpField
 from service.metrics import count_verdict
 from service.render import cards_json, unit_json
@@ -50,34 +52,27 @@ def throw_json(verdict: ThrowVerdict, lang: str) -> dict[str, Any]:
     A unit (listed, failed, forced) or a blocker (a seat beating several thrown
     units with the same cards) met again is the same JSON object again.
     """
-    units = [unit_json(u) for u in verdict.units]
-    unit_jsons = {id(u): j for u, j in zip(verdict.units, units, strict=True)}
-    blocker_jsons: dict[int, dict[str, Any]] = {}
-    failed = []
-    for f in verdict.failed_units:
-        beaten_by = []
-        for b in f.beaten_by:
-            found = blocker_jsons.get(id(b))
-            if found is None:
-                found = blocker_jsons[id(b)] = _blocker_json(b)
-            beaten_by.append(found)
-        found = unit_jsons.get(id(f.unit))
-        failed.append({"unit": unit_json(f.unit) if found is None else found, "beaten_by": beaten_by})
+    rendered: dict[int, dict[str, Any]] = {}  # id of a unit or blocker → its JSON
+
+    def once(obj: Unit | Blocker, render: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
+        found = rendered.get(id(obj))
+        if found is None:
+            found = rendered[id(obj)] = render(obj)
+        return found
+
     forced = verdict.forced_unit
-    forced_json = None
-    if forced is not None:
-        found = unit_jsons.get(id(forced))
-        forced_json = unit_json(forced) if found is None else found
-    zh = lang == "zh"  # reason_json of each reason, inline
     return {
         "valid": verdict.valid,
         "suit": SUIT_LABELS[verdict.suit],
-        "units": units,
-        "failed_units": failed,
-        "forced_unit": forced_json,
+        "units": [once(u, unit_json) for u in verdict.units],
+        "failed_units": [
+            {"unit": once(f.unit, unit_json), "beaten_by": [once(b, _blocker_json) for b in f.beaten_by]}
+            for f in verdict.failed_units
+        ],
+        "forced_unit": None if forced is None else once(forced, unit_json),
         "forced_play": cards_json(verdict.forced_play),
         "penalty": _penalty_json(verdict.penalty),
-        "reasons": [{"code": r.code, "message": r.zh if zh else r.en} for r in verdict.reasons],
+        "reasons": reasons_json(verdict.reasons, lang),
     }
 
 

@@ -6,13 +6,12 @@ from typing import Any
 
 from marshmallow import Schema
 
-from engine.cards import CARD_NAMES
 from engine.trick import PlayVerdict, TrickResult, resolve_trick
 from engine.trump import SUIT_LABELS, trump_order
-from service.api import json_response, language, load, v1, with_language
+from service.api import json_response, language, load, reasons_json, v1, with_language
 from service.fields import HandsField, PlaysField, RulesField, SeatField, TrumpField
 from service.metrics import count_verdict
-from service.render import unit_json
+from service.render import cards_json, unit_json
 
 
 class TrickRequest(Schema):
@@ -30,11 +29,11 @@ def play_json(play: PlayVerdict, lang: str) -> dict[str, Any]:
     units = play.units
     return {
         "seat": play.seat,
-        "cards": [CARD_NAMES[c] for c in play.cards],
+        "cards": cards_json(play.cards),
         "role": play.role,
         "beats_previous_best": play.beats_previous_best,
         "legal": play.legal,
-        "reasons": [{"code": r.code, "message": r.message(lang)} for r in play.reasons],  # reason_json, inline
+        "reasons": reasons_json(play.reasons, lang),
         "units": None if units is None else [unit_json(u) for u in units],
     }
 
