@@ -8,7 +8,11 @@ cases so callgrind dumps a counter per case, and prints thousands of
 instructions (kIr) per request and the difference to ``/healthz``.
 
     apt-get install valgrind
-    python bench/instructions.py [--requests 30]
+    python bench/instructions.py [--requests 30] [--vary] [--only LABELS]
+
+``--vary`` adds bench/wsgi.py's "(varied)" cases (a body never sent before on
+every request, warming included); ``--only`` keeps the cases whose label starts
+with one of the comma-separated prefixes (``/healthz`` is always kept).
 
 It takes about a minute (valgrind runs Python some fifty times slower).
 """
@@ -33,15 +37,21 @@ elif str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
-def inner(requests: int, names_file: str) -> None:
+WARM = 20  # requests per case before counting
+
+
+def inner(requests: int, names_file: str, vary: bool, only: str | None) -> None:
     """Under valgrind: warm every case, then run each between two markers."""
     from bench.wsgi import call, cases
     from service.app import create_app
 
     app = create_app({"LOG_STREAM": io.StringIO()})
-    all_cases = cases()
+    all_cases = cases(WARM + requests if vary else 0)
+    if only:
+        prefixes = tuple(p.strip() for p in only.split(",") if p.strip())
+        all_cases = {n: m for i, (n, m) in enumerate(all_cases.items()) if i == 0 or n.startswith(prefixes)}
     for make in all_cases.values():
-        for _ in range(20):
+        for _ in range(WARM):
             call(app, make)
     for make in all_cases.values():
         os.getppid()  # marker: callgrind dumps the counts so far
@@ -54,10 +64,12 @@ def inner(requests: int, names_file: str) -> None:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=30, help="requests per case")
+    parser.add_argument("--vary", action="store_true", help="add the varied cases of bench/wsgi.py")
+    parser.add_argument("--only", default=None, help="comma-separated label prefixes")
     parser.add_argument("--inner", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.inner:
-        inner(args.requests, args.inner)
+        inner(args.requests, args.inner, args.vary, args.only)
         return
     if not shutil.which("valgrind"):
         raise SystemExit("valgrind is not installed (apt-get install valgrind)")
@@ -66,7 +78,8 @@ def main(argv: list[str] | None = None) -> None:
         subprocess.run(
             ["valgrind", "--tool=callgrind", "--dump-before=getppid",
              f"--callgrind-out-file={tmp}/out.%p", os.path.realpath(sys.executable), __file__,
-             "--requests", str(args.requests), "--inner", names],
+             "--requests", str(args.requests), "--inner", names,
+             *(["--vary"] if args.vary else []), *(["--only", args.only] if args.only else [])],
             check=True, capture_output=True, env=dict(os.environ, PYTHONHASHSEED="0"),
         )
 
