@@ -312,3 +312,17 @@ def test_gunicorn_builds_no_access_line_of_its_own(gunicorn_conf: dict[str, Any]
 
     log.atoms = atoms
     log.access(None, None, {}, 0.1)
+
+
+def test_workers_are_forked_with_the_preloaded_app_frozen(gunicorn_conf: dict[str, Any]) -> None:
+    """Objects the master made before forking stay out of the workers' garbage
+    collections (and their copy-on-write pages stay shared)."""
+    import gc
+
+    gc.unfreeze()
+    assert gc.get_freeze_count() == 0
+    try:
+        gunicorn_conf["pre_fork"](None, None)
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
