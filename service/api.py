@@ -89,16 +89,31 @@ def reasons_json(reasons: Iterable[Reason], lang: str) -> list[dict[str, str]]:
     return [{"code": r.code, "message": r.zh if zh else r.en} for r in reasons]
 
 
-def json_response(obj: Any) -> Response:
-    """``jsonify(obj)`` without the app lookups: orjson bytes, application/json."""
-    return Response(orjson.dumps(obj, option=OrjsonProvider.option), content_type="application/json")
+def json_response(obj: Any, lang: str | None = None) -> Response:
+    """``jsonify(obj)`` without the app lookups: orjson bytes, application/json.
+
+    With ``lang``, also the headers ``with_language`` adds (``Content-Language``,
+    ``Vary: Accept-Language``), appended at once: a new response has neither.
+    """
+    resp = Response(orjson.dumps(obj, option=OrjsonProvider.option), content_type="application/json")
+    if lang is not None:
+        headers = resp.headers
+        headers.add("Content-Language", lang)
+        headers.add("Vary", "Accept-Language")
+    return resp
 
 
 def with_language(resp: Response, lang: str) -> Response:
+    """``resp`` with ``Content-Language: lang`` and ``Accept-Language`` in ``Vary``."""
     headers = resp.headers
-    headers["Content-Language"] = lang
-    if "Vary" in headers:
+    present = {key.lower() for key, _ in headers}  # no ``in headers``: a miss raises inside werkzeug
+    if "vary" in present:
+        headers["Content-Language"] = lang
         resp.vary.add("Accept-Language")
-    else:  # what vary.add writes on a response without Vary, without parsing a header set
+    elif "content-language" in present:
+        headers["Content-Language"] = lang
         headers["Vary"] = "Accept-Language"
+    else:  # the usual response (json_response, jsonify): setting either header appends it
+        headers.add("Content-Language", lang)
+        headers.add("Vary", "Accept-Language")
     return resp
