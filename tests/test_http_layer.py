@@ -1,7 +1,10 @@
-"""service.api.json_response / with_language: the headers are built with fewer werkzeug
-calls, and are exactly what the plain werkzeug calls give (names, values, order), for
-every kind of response they meet; every adjudication endpoint's 200 carries the same
-header list (the Vary / Content-Language contract of API.md)."""
+"""service.api's short cuts through flask and werkzeug answer what the plain calls answer.
+
+json_response / with_language build the headers with fewer werkzeug calls, and they are
+exactly what werkzeug's setters give (names, values, order) for every kind of response
+they meet; every adjudication endpoint's 200 carries the same header list (the Vary /
+Content-Language contract of API.md).  body_limit is flask's request.max_content_length
+and language() its Accept-Language choice, each with fewer proxy look-ups."""
 
 from __future__ import annotations
 
@@ -9,10 +12,11 @@ from typing import Any
 
 import orjson
 import pytest
-from flask import Response, jsonify
+from flask import Response, jsonify, request
 
 from bench.bodies import BODIES
-from service.api import json_response, with_language
+from service.api import body_limit, json_response, language, with_language
+from service.app import create_app
 from service.jsonio import OrjsonProvider
 
 
@@ -102,3 +106,31 @@ def test_every_endpoint_answers_the_same_header_list(label: str, case: tuple[str
     assert resp.headers["Content-Type"] == "application/json"
     assert resp.headers["Content-Length"] == str(len(resp.get_data()))
     assert resp.headers["X-Request-ID"] == "req-1" and resp.headers["X-Content-Type-Options"] == "nosniff"
+
+
+@pytest.mark.parametrize("config", [None, {"MAX_CONTENT_LENGTH": 100}, {"MAX_CONTENT_LENGTH": None}])
+def test_body_limit_is_flask_max_content_length(config: dict[str, Any] | None) -> None:
+    app = create_app(config)
+    with app.test_request_context("/v1/settle", method="POST", data=b"{}", content_type="application/json"):
+        req = request._get_current_object()  # type: ignore[attr-defined]
+        assert body_limit(req) == req.max_content_length == app.config["MAX_CONTENT_LENGTH"]
+        req.max_content_length = 10  # a view may set its own limit (flask 3.1)
+        assert body_limit(req) == req.max_content_length == 10
+
+
+def test_a_body_over_the_app_limit_is_413() -> None:
+    app = create_app({"MAX_CONTENT_LENGTH": 100})
+    body = orjson.dumps({"dealer": 0, "defender_points": 85, "levels": {"0": "5", "1": "7"}, "rules": "two-deck"})
+    small = app.test_client().post("/v1/settle", data=body, content_type="application/json")
+    assert small.status_code == 200
+    big = app.test_client().post("/v1/settle", data=body + b" " * 100, content_type="application/json")
+    assert big.status_code == 413
+
+
+@pytest.mark.parametrize(("header", "lang"), [(None, "en"), ("zh", "zh"), ("zh-CN,en;q=0.5", "en"), ("zh-CN", "zh"),
+                                               ("en,zh;q=0.9", "en"), ("fr", "en"), ("*", "en")])
+def test_language_is_the_accept_language_choice(header: str | None, lang: str, app: Any) -> None:
+    headers = {} if header is None else {"Accept-Language": header}
+    with app.test_request_context("/v1/settle", headers=headers):
+        expected = request.accept_languages.best_match(["en", "zh"], default="en")
+        assert language() == expected == lang
