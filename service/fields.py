@@ -7,6 +7,7 @@ engine never re-parses JSON.  Errors keep their place in the request so the
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from marshmallow import ValidationError, fields, validate
@@ -17,7 +18,13 @@ from engine.rules import rules_from_json
 from engine.trump import Trump
 from service.errors import problems_to_messages
 
-_SPELLING = SPELLINGS.__getitem__  # spelling → card; KeyError (TypeError if unhashable) for anything else
+
+def _spelled(value: list[Any]) -> list[int]:
+    """The cards of a list of card spellings (engine.cards.SPELLINGS), looked up in
+    one call; KeyError (TypeError for an unhashable element) for anything else."""
+    if len(value) > 1:
+        return list(itemgetter(*value)(SPELLINGS))
+    return [SPELLINGS[card] for card in value]
 
 
 class CardField(fields.Field):
@@ -43,7 +50,7 @@ class CardsField(fields.Field):
         if len(value) > self.max_cards:
             raise ValidationError(f"at most {self.max_cards} cards")
         try:  # the usual case: every element a spelling of a card (engine.cards.SPELLINGS)
-            return list(map(_SPELLING, value))
+            return _spelled(value)
         except (KeyError, TypeError):  # something else: parse one by one, report each
             pass
         return self._parse(value)
@@ -53,7 +60,7 @@ class CardsField(fields.Field):
         spellings (what ``deserialize`` returns for it); None for anything else."""
         if type(value) is list and len(value) <= self.max_cards:
             try:
-                return list(map(_SPELLING, value))
+                return _spelled(value)
             except (KeyError, TypeError):
                 pass
         return None
