@@ -68,7 +68,7 @@ def _plain_body(req: Any) -> bytes | None:
 def body_limit(req: Any) -> int | None:
     """``req.max_content_length`` (flask 3.1: the request's own limit if one was set,
     else the app's ``MAX_CONTENT_LENGTH``) without its two look-ups through the
-    ``current_app`` proxy (tests/test_response_headers.py pins the equality)."""
+    ``current_app`` proxy (tests/test_http_layer.py pins the equality)."""
     own = req._max_content_length
     if own is not None:
         return own  # type: ignore[no-any-return]
