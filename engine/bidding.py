@@ -54,14 +54,15 @@ Decisions where the seeds and RULES.md leave room (each applied by the code belo
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from engine.cards import (
     BIG_JOKER,
+    CARD_NAMES,
     JOKERS,
+    KINDS,
     RANKS,
     SMALL_JOKER,
     SUIT_NAMES_ZH,
@@ -100,7 +101,8 @@ class Strength:
     ``rank`` counts from 1 (weakest) to ``of`` (the ladder's length); a higher rank
     beats a lower one, equal ranks tie (the first bid stands).  ``joker`` is
     SMALL_JOKER/BIG_JOKER for a no-trump step, None for level cards; ``suit`` is set
-    only where ``bid_suit_precedence`` gives each suit its own step.
+    only where ``bid_suit_precedence`` gives each suit its own step.  ``name`` and
+    ``name_zh`` (``step_name``, ``step_name_zh``) follow from the others.
     """
 
     rank: int
@@ -108,27 +110,33 @@ class Strength:
     count: int
     joker: int | None
     suit: int | None
+    name: str = field(init=False, repr=False, compare=False)
+    name_zh: str = field(init=False, repr=False, compare=False)
 
-    @property
-    def name(self) -> str:
-        """English name: ``pair of level cards``, ``four big jokers``."""
-        count = _COUNT_EN[self.count]
-        if self.joker is not None:
-            return f"{count} {'small' if self.joker == SMALL_JOKER else 'big'} jokers"
-        what = "level card" if self.count == 1 else "level cards"
-        suit = "" if self.suit is None else f" in {_SUIT_NAMES_EN[self.suit]}"
-        return f"{count} {what}{suit}"
-
-    @property
-    def name_zh(self) -> str:
-        """Chinese name: ``两张级牌``, ``四张大王``, ``两张方块级牌``."""
-        count = _COUNT_ZH[self.count]
-        if self.joker is not None:
-            return count + ("小王" if self.joker == SMALL_JOKER else "大王")
-        return count + ("" if self.suit is None else SUIT_NAMES_ZH[self.suit]) + "级牌"
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "name", step_name(self.count, self.joker, self.suit))
+        object.__setattr__(self, "name_zh", step_name_zh(self.count, self.joker, self.suit))
 
     def as_json(self, language: str = "en") -> dict[str, int | str]:
         return {"rank": self.rank, "of": self.of, "name": self.name_zh if language == "zh" else self.name}
+
+
+def step_name(count: int, joker: int | None, suit: int | None) -> str:
+    """English name of a step: ``pair of level cards``, ``four big jokers``."""
+    what = _COUNT_EN[count]
+    if joker is not None:
+        return f"{what} {'small' if joker == SMALL_JOKER else 'big'} jokers"
+    cards = "level card" if count == 1 else "level cards"
+    in_suit = "" if suit is None else f" in {_SUIT_NAMES_EN[suit]}"
+    return f"{what} {cards}{in_suit}"
+
+
+def step_name_zh(count: int, joker: int | None, suit: int | None) -> str:
+    """Chinese name of a step: ``两张级牌``, ``四张大王``, ``两张方块级牌``."""
+    what = _COUNT_ZH[count]
+    if joker is not None:
+        return what + ("小王" if joker == SMALL_JOKER else "大王")
+    return what + ("" if suit is None else SUIT_NAMES_ZH[suit]) + "级牌"
 
 
 @dataclass(frozen=True, slots=True)
@@ -198,26 +206,55 @@ def ladder(rules: Rules) -> tuple[Strength, ...]:
 
 def strength(rules: Rules, cards: Sequence[int]) -> Strength | None:
     """The ladder step of a well-formed bid (copies of one card), None if it has none."""
-    card, count = cards[0], len(cards)
+    return _steps(rules.decks, rules.bid_suit_precedence, rules.no_trump_bid_min_jokers).get((cards[0], len(cards)))
+
+
+def _step_of(steps: tuple[Strength, ...], card: int, count: int) -> Strength | None:
+    """The step of ``count`` copies of ``card`` on the ladder ``steps``: the step
+    of that many cards, of that joker (None: level cards), in that suit or any."""
     joker = card if card in JOKERS else None
     suit = suit_of(card)
-    for step in ladder(rules):
+    for step in steps:
         if step.count == count and step.joker == joker and step.suit in (None, suit):
             return step
     return None
 
 
+@lru_cache(maxsize=64)
+def _steps(decks: int, suit_precedence: bool, min_jokers: int) -> dict[tuple[int, int], Strength]:
+    """``_step_of`` for every bid one ladder has a step for, by (card, copies): the
+    few bids of a rule set looked up rather than searched for on every bid."""
+    steps = _ladder(decks, suit_precedence, min_jokers)
+    table: dict[tuple[int, int], Strength] = {}
+    for card in range(KINDS):
+        for count in range(1, decks + 1):
+            step = _step_of(steps, card, count)
+            if step is not None:
+                table[card, count] = step
+    return table
+
+
+# the 13 × 5 trumps (level, suit or None), one object each: what bids declare
+_TRUMPS: dict[tuple[int, int | None], Trump] = {
+    (level, suit): Trump(level, suit) for level in range(len(RANKS)) for suit in (0, 1, 2, 3, None)
+}
+
+
 def declared_trump(trump_level: int, cards: Sequence[int]) -> Trump:
     """What a bid names: its level card's suit, or no-trump for jokers."""
-    return Trump(trump_level, suit_of(cards[0]))
+    suit = suit_of(cards[0])
+    return _TRUMPS.get((trump_level, suit)) or Trump(trump_level, suit)
+
+
+_NAMES_ZH: tuple[str, ...] = tuple(card_name_zh(k) for k in range(KINDS))
 
 
 def _card_list(cards: Sequence[int]) -> str:
-    return " ".join(card_str(c) for c in cards)
+    return " ".join([CARD_NAMES[c] for c in cards])
 
 
 def _card_list_zh(cards: Sequence[int]) -> str:
-    return "".join(card_name_zh(c) for c in cards)
+    return "".join([_NAMES_ZH[c] for c in cards])
 
 
 def _trump_en(trump: Trump | None) -> str:
@@ -240,6 +277,9 @@ def _check_cards(rules: Rules, trump_level: int, cards: Sequence[int], path: Pat
     """Problems that make ``cards`` no bid at all (reported with their element paths)."""
     if not cards:
         return [Problem(path, "a bid shows at least one card: level cards of one suit, or jokers")]
+    first = cards[0]
+    if (first in JOKERS or rank_of(first) == trump_level) and cards.count(first) == len(cards) <= rules.decks:
+        return []  # the usual bid: up to ``decks`` copies of one level card or joker
     problems: list[Problem] = []
     level = RANKS[trump_level]
     for i, card in enumerate(cards):
@@ -253,7 +293,6 @@ def _check_cards(rules: Rules, trump_level: int, cards: Sequence[int], path: Pat
             )
     if problems:
         return problems
-    first = cards[0]
     for i, card in enumerate(cards):
         if card != first:
             problems.append(
@@ -280,115 +319,107 @@ def _check_shown(
     A seat may show the same card again (a reinforcement lists all its cards), so a
     seat contributes the most copies it ever showed at once.
     """
-    in_kitty = Counter(kitty or ())
+    total: dict[int, int] = {}  # card → copies shown so far (the kitty, each seat's largest showing)
+    for card in kitty or ():
+        total[card] = total.get(card, 0) + 1
     shown: dict[tuple[int, int], int] = {}
-    total = Counter(in_kitty)
     problems: list[Problem] = []
+    decks = rules.decks
     for path, bid in bids:
         if not bid.cards:
             continue
         card, count = bid.cards[0], len(bid.cards)
         mine = shown.get((bid.seat, card), 0)
-        others = total[card] - mine
-        if count > rules.decks - others:
-            where = "other seats' bids" + (" and the kitty" if in_kitty[card] else "")
+        others = total.get(card, 0) - mine
+        if count > decks - others:
+            where = "other seats' bids" + (" and the kitty" if kitty and card in kitty else "")
             problems.append(
                 Problem(
-                    (*path, max(rules.decks - others, 0)),
+                    (*path, max(decks - others, 0)),
                     f"seat {bid.seat} shows {count} {card_str(card)} but {where} already show {others} "
-                    f"of the {rules.decks} in play",
+                    f"of the {decks} in play",
                 )
             )
             continue
         if count > mine:
-            shown[(bid.seat, card)] = count
-            total[card] += count - mine
+            shown[bid.seat, card] = count
+            total[card] = others + count
     return problems
 
 
 def _decide(
     rules: Rules, trump_level: int, standing: Bid | None, standing_strength: Strength | None, bid: Bid
 ) -> BidVerdict:
-    """The verdict on a well-formed ``bid`` against a well-formed ``standing`` bid."""
+    """The verdict on a well-formed ``bid`` against a well-formed ``standing`` bid.
+
+    Each branch names its reason (code, English, Chinese); a refused bid leaves
+    ``standing`` and the trump it declared (``before``) in place.
+    """
     step = strength(rules, bid.cards)
     declares = None if step is None else declared_trump(trump_level, bid.cards)
-    before = None if standing is None else declared_trump(trump_level, standing.cards)
     shows, shows_zh = _card_list(bid.cards), _card_list_zh(bid.cards)
-
-    def refuse(code: str, en: str, zh: str) -> BidVerdict:
-        return BidVerdict(bid, False, Reason(code, en, zh), step, declares, standing, before)
+    seat = bid.seat
 
     if step is None:
+        valid = False
         if len(bid.cards) == 1:
-            return refuse(
-                "bid.single_joker",
-                f"a single joker ({shows}) never bids: show two or more jokers of one kind for no-trump",
-                f"单张王（{shows_zh}）不能亮主：亮无主要亮两张以上同样的王",
-            )
-        need = rules.no_trump_bid_min_jokers
-        return refuse(
-            "bid.too_few_jokers",
-            f"{shows} cannot bid no-trump: these rules need {need} jokers of one kind",
-            f"{shows_zh}不能亮无主：本规则亮无主至少需要{need}张同样的王",
-        )
-    if standing is None or standing_strength is None:
-        return BidVerdict(
-            bid, True,
-            Reason(
-                "bid.opens",
-                f"seat {bid.seat} opens the bidding with {step.name} ({shows}): {_trump_en(declares)}",
-                f"{bid.seat}号位首先亮主：{step.name_zh}（{shows_zh}），{_trump_zh(declares)}",
-            ),
-            step, declares, bid, declares,
-        )
-    against, against_zh = standing_strength.name, standing_strength.name_zh
-    own = standing.seat == bid.seat
-    same_trump = declares == before
-    if own and same_trump and not rules.self_reinforce:
-        return refuse(
-            "bid.self_reinforce_not_allowed",
-            f"seat {bid.seat} already holds the bid and these rules do not allow reinforcing it (自保)",
-            f"{bid.seat}号位已亮主，本规则不允许自保",
-        )
-    if own and not same_trump and not rules.self_overturn:
-        return refuse(
-            "bid.self_overturn_not_allowed",
-            f"seat {bid.seat} holds the standing bid and these rules do not allow overturning "
-            "one's own bid (不能自反)",
-            f"{bid.seat}号位的亮主仍然有效，本规则不能自反",
-        )
-    if step.rank == standing_strength.rank:
-        return refuse(
-            "bid.equal_strength",
-            f"{step.name} ({shows}) only equals the standing {against} of seat {standing.seat}: "
-            "the first bid stands",
-            f"{step.name_zh}（{shows_zh}）与{standing.seat}号位的{against_zh}同级，先亮者为准",
-        )
-    if step.rank < standing_strength.rank:
-        return refuse(
-            "bid.weaker",
-            f"{step.name} ({shows}) is weaker than the standing {against} of seat {standing.seat}",
-            f"{step.name_zh}（{shows_zh}）小于{standing.seat}号位的{against_zh}，不能反主",
-        )
-    if own and same_trump:
-        code, en, zh = "bid.reinforces", "reinforces its bid (自保) with", "自保："
-    elif own:
-        code, en, zh = "bid.self_overturns", "overturns its own bid (自反) with", "自反："
-    elif same_trump:
-        code, en, zh = "bid.outbids", "outbids seat {s} in the same trump with", "以更大的牌亮同一主（胜过{s}号位）："
+            code = "bid.single_joker"
+            en = f"a single joker ({shows}) never bids: show two or more jokers of one kind for no-trump"
+            zh = f"单张王（{shows_zh}）不能亮主：亮无主要亮两张以上同样的王"
+        else:
+            need = rules.no_trump_bid_min_jokers
+            code = "bid.too_few_jokers"
+            en = f"{shows} cannot bid no-trump: these rules need {need} jokers of one kind"
+            zh = f"{shows_zh}不能亮无主：本规则亮无主至少需要{need}张同样的王"
+    elif standing is None or standing_strength is None:
+        valid = True
+        code = "bid.opens"
+        en = f"seat {seat} opens the bidding with {step.name} ({shows}): {_trump_en(declares)}"
+        zh = f"{seat}号位首先亮主：{step.name_zh}（{shows_zh}），{_trump_zh(declares)}"
     else:
-        code, en, zh = "bid.overturns", "overturns the bid of seat {s} (反主) with", "反主（胜过{s}号位）："
-    return BidVerdict(
-        bid, True,
-        Reason(
-            code,
-            f"seat {bid.seat} {en.format(s=standing.seat)} {step.name} ({shows}), stronger than "
-            f"{against}: {_trump_en(declares)}",
-            f"{bid.seat}号位{zh.format(s=standing.seat)}{step.name_zh}（{shows_zh}）大于{against_zh}，"
-            f"{_trump_zh(declares)}",
-        ),
-        step, declares, bid, declares,
-    )
+        against, against_zh, held_by = standing_strength.name, standing_strength.name_zh, standing.seat
+        own = held_by == seat
+        same_trump = declares == declared_trump(trump_level, standing.cards)
+        valid = False
+        if own and same_trump and not rules.self_reinforce:
+            code = "bid.self_reinforce_not_allowed"
+            en = f"seat {seat} already holds the bid and these rules do not allow reinforcing it (自保)"
+            zh = f"{seat}号位已亮主，本规则不允许自保"
+        elif own and not same_trump and not rules.self_overturn:
+            code = "bid.self_overturn_not_allowed"
+            en = (
+                f"seat {seat} holds the standing bid and these rules do not allow overturning "
+                "one's own bid (不能自反)"
+            )
+            zh = f"{seat}号位的亮主仍然有效，本规则不能自反"
+        elif step.rank == standing_strength.rank:
+            code = "bid.equal_strength"
+            en = f"{step.name} ({shows}) only equals the standing {against} of seat {held_by}: the first bid stands"
+            zh = f"{step.name_zh}（{shows_zh}）与{held_by}号位的{against_zh}同级，先亮者为准"
+        elif step.rank < standing_strength.rank:
+            code = "bid.weaker"
+            en = f"{step.name} ({shows}) is weaker than the standing {against} of seat {held_by}"
+            zh = f"{step.name_zh}（{shows_zh}）小于{held_by}号位的{against_zh}，不能反主"
+        else:
+            valid = True
+            if own and same_trump:
+                code, does, does_zh = "bid.reinforces", "reinforces its bid (自保) with", "自保："
+            elif own:
+                code, does, does_zh = "bid.self_overturns", "overturns its own bid (自反) with", "自反："
+            elif same_trump:
+                code = "bid.outbids"
+                does = f"outbids seat {held_by} in the same trump with"
+                does_zh = f"以更大的牌亮同一主（胜过{held_by}号位）："
+            else:
+                code = "bid.overturns"
+                does = f"overturns the bid of seat {held_by} (反主) with"
+                does_zh = f"反主（胜过{held_by}号位）："
+            en = f"seat {seat} {does} {step.name} ({shows}), stronger than {against}: {_trump_en(declares)}"
+            zh = f"{seat}号位{does_zh}{step.name_zh}（{shows_zh}）大于{against_zh}，{_trump_zh(declares)}"
+    if valid:
+        return BidVerdict(bid, True, Reason(code, en, zh), step, declares, bid, declares)
+    before = None if standing is None else declared_trump(trump_level, standing.cards)
+    return BidVerdict(bid, False, Reason(code, en, zh), step, declares, standing, before)
 
 
 def judge_bid(rules: Rules, trump_level: int, standing: Bid | None, bid: Bid) -> BidVerdict:

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 import orjson
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, current_app, request
 from marshmallow import Schema, ValidationError
 from werkzeug.datastructures import LanguageAccept
 from werkzeug.exceptions import BadRequest, UnsupportedMediaType
@@ -59,15 +59,27 @@ def _plain_body(req: Any) -> bytes | None:
     if not length or not (length.isascii() and length.isdigit()) or "HTTP_TRANSFER_ENCODING" in env:
         return None
     size = int(length)
-    limit = req.max_content_length
+    limit = body_limit(req)
     if limit is not None and size > limit:
         return None
     return env["wsgi.input"].read(size)  # type: ignore[no-any-return]
 
 
+def body_limit(req: Any) -> int | None:
+    """``req.max_content_length`` (flask 3.1: the request's own limit if one was set,
+    else the app's ``MAX_CONTENT_LENGTH``) without its two look-ups through the
+    ``current_app`` proxy (tests/test_http_layer.py pins the equality)."""
+    own = req._max_content_length
+    if own is not None:
+        return own  # type: ignore[no-any-return]
+    return current_app._get_current_object().config["MAX_CONTENT_LENGTH"]  # type: ignore[attr-defined,no-any-return]
+
+
 def language() -> str:
     """``zh`` when Accept-Language prefers Chinese over English, else ``en``."""
-    return language_of(request.environ.get("HTTP_ACCEPT_LANGUAGE"))  # = headers.get("Accept-Language")
+    # = request.headers.get("Accept-Language"), through one proxy look-up rather than two
+    environ = request._get_current_object().environ  # type: ignore[attr-defined]
+    return language_of(environ.get("HTTP_ACCEPT_LANGUAGE"))
 
 
 @lru_cache(maxsize=256)
@@ -89,16 +101,31 @@ def reasons_json(reasons: Iterable[Reason], lang: str) -> list[dict[str, str]]:
     return [{"code": r.code, "message": r.zh if zh else r.en} for r in reasons]
 
 
-def json_response(obj: Any) -> Response:
-    """``jsonify(obj)`` without the app lookups: orjson bytes, application/json."""
-    return Response(orjson.dumps(obj, option=OrjsonProvider.option), content_type="application/json")
+def json_response(obj: Any, lang: str | None = None) -> Response:
+    """``jsonify(obj)`` without the app lookups: orjson bytes, application/json.
+
+    With ``lang``, also the headers ``with_language`` adds (``Content-Language``,
+    ``Vary: Accept-Language``), appended at once: a new response has neither.
+    """
+    resp = Response(orjson.dumps(obj, option=OrjsonProvider.option), content_type="application/json")
+    if lang is not None:
+        headers = resp.headers
+        headers.add("Content-Language", lang)
+        headers.add("Vary", "Accept-Language")
+    return resp
 
 
 def with_language(resp: Response, lang: str) -> Response:
+    """``resp`` with ``Content-Language: lang`` and ``Accept-Language`` in ``Vary``."""
     headers = resp.headers
-    headers["Content-Language"] = lang
-    if "Vary" in headers:
+    present = {key.lower() for key, _ in headers}  # no ``in headers``: a miss raises inside werkzeug
+    if "vary" in present:
+        headers["Content-Language"] = lang
         resp.vary.add("Accept-Language")
-    else:  # what vary.add writes on a response without Vary, without parsing a header set
+    elif "content-language" in present:
+        headers["Content-Language"] = lang
         headers["Vary"] = "Accept-Language"
+    else:  # the usual response (json_response, jsonify): setting either header appends it
+        headers.add("Content-Language", lang)
+        headers.add("Vary", "Accept-Language")
     return resp

@@ -7,6 +7,7 @@ engine never re-parses JSON.  Errors keep their place in the request so the
 
 from __future__ import annotations
 
+from operator import itemgetter
 from typing import Any
 
 from marshmallow import ValidationError, fields, validate
@@ -16,6 +17,14 @@ from engine.errors import InvalidInput
 from engine.rules import rules_from_json
 from engine.trump import Trump
 from service.errors import problems_to_messages
+
+
+def _spelled(value: list[Any]) -> list[int]:
+    """The cards of a list of card spellings (engine.cards.SPELLINGS), looked up in
+    one call; KeyError (TypeError for an unhashable element) for anything else."""
+    if len(value) > 1:
+        return list(itemgetter(*value)(SPELLINGS))
+    return [SPELLINGS[card] for card in value]
 
 
 class CardField(fields.Field):
@@ -41,19 +50,25 @@ class CardsField(fields.Field):
         if len(value) > self.max_cards:
             raise ValidationError(f"at most {self.max_cards} cards")
         try:  # the usual case: every element a spelling of a card (engine.cards.SPELLINGS)
-            return [SPELLINGS[item] for item in value]
+            return _spelled(value)
         except (KeyError, TypeError):  # something else: parse one by one, report each
             pass
         return self._parse(value)
 
-    def load_cards(self, value: Any) -> list[int]:
-        """``self.deserialize(value)``, sooner for the usual list of card spellings."""
+    def usual(self, value: Any) -> list[int] | None:
+        """The cards of the usual value, an array of at most ``max_cards`` card
+        spellings (what ``deserialize`` returns for it); None for anything else."""
         if type(value) is list and len(value) <= self.max_cards:
             try:
-                return [SPELLINGS[item] for item in value]
+                return _spelled(value)
             except (KeyError, TypeError):
                 pass
-        return self.deserialize(value)  # type: ignore[no-any-return]
+        return None
+
+    def load_cards(self, value: Any) -> list[int]:
+        """``self.deserialize(value)``, sooner for the usual list of card spellings."""
+        cards = self.usual(value)
+        return self.deserialize(value) if cards is None else cards  # type: ignore[no-any-return]
 
     def _parse(self, value: list[Any]) -> list[int]:
         cards: list[int] = []
@@ -85,7 +100,21 @@ class RulesField(fields.Field):
 class TrumpField(fields.Field):
     """``{"level": "10", "suit": "H" | null}`` → ``Trump``."""
 
+    # (level, suit) spellings → their Trump, each entered after ``_load`` accepted
+    # it: a few hundred spellings at most (rank and suit aliases, ASCII cases)
+    _known: dict[tuple[str, str | None], Trump] = {}
+
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Trump:
+        if type(value) is dict and len(value) == 2:  # the usual {"level": ..., "suit": ...}
+            level, suit = value.get("level"), value.get("suit", "")
+            if type(level) is str and (suit is None or type(suit) is str):
+                trump = self._known.get((level, suit))
+                if trump is None:
+                    trump = self._known[level, suit] = self._load(value)  # raises for a bad value
+                return trump
+        return self._load(value)
+
+    def _load(self, value: Any) -> Trump:
         if not isinstance(value, dict):
             raise ValidationError("trump must be an object {\"level\": \"10\", \"suit\": \"H\" or null}")
         errors: dict[str, list[str]] = {}
@@ -141,11 +170,18 @@ class HandsField(fields.Field):
     """
 
     _cards = CardsField()
+    _seats = {"0": 0, "1": 1, "2": 2, "3": 3}
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dict[int, list[int]]:
+        seats = self._seats
+        if type(value) is dict and value.keys() <= seats.keys():  # the usual hands: seat keys, card arrays
+            usual = self._cards.usual
+            hands = {seats[key]: usual(value[key]) for key in sorted(value)}  # "0" < "1" < ...: by seat
+            if None not in hands.values():
+                return hands  # type: ignore[return-value]
         if not isinstance(value, dict):
             raise ValidationError("hands must be an object keyed by seat \"0\"..\"3\"")
-        hands: dict[int, list[int]] = {}
+        hands = {}
         errors: dict[str, Any] = {}
         for key, cards in value.items():
             if key not in ("0", "1", "2", "3"):
@@ -174,6 +210,9 @@ class PlaysField(fields.Field):
             raise ValidationError("plays must be an array of card arrays")
         if self.count is not None and len(value) != self.count:
             raise ValidationError(f"exactly {self.count} plays, one per seat, in playing order")
+        usual = list(map(self._cards.usual, value))  # the usual plays: arrays of card spellings
+        if None not in usual:
+            return usual  # type: ignore[return-value]
         plays: list[list[int]] = []
         errors: dict[int, Any] = {}
         for i, cards in enumerate(value):

@@ -5,8 +5,11 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from engine.cards import CARD_NAMES
+from engine.cards import CARD_NAMES, KINDS, points
 from engine.units import Unit
+
+CARD_POINTS: tuple[int, ...] = tuple(points(k) for k in range(KINDS))
+"""``engine.cards.points`` of every kind, by kind (what responses print, looked up)."""
 
 
 def cards_json(cards: Iterable[int]) -> list[str]:

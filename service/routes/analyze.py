@@ -7,12 +7,12 @@ from typing import Any
 from marshmallow import Schema
 
 from engine.analysis import analyze
-from engine.cards import card_str, points
+from engine.cards import CARD_NAMES
 from engine.errors import InvalidInput
 from engine.trump import SUIT_LABELS
 from service.api import json_response, load, v1
 from service.fields import CardsField, RulesField, TrumpField
-from service.render import unit_json
+from service.render import CARD_POINTS, unit_json
 
 
 class AnalyzeRequest(Schema):
@@ -32,13 +32,12 @@ def post_analyze() -> Any:
     except InvalidInput as exc:
         raise exc.under("cards") from None
     order = result.order
+    suit = order.suit
+    cards = [{"card": CARD_NAMES[k], "suit": SUIT_LABELS[suit[k]], "points": CARD_POINTS[k]} for k in result.cards]
     return json_response(
         {
-            "cards": [
-                {"card": card_str(k), "suit": SUIT_LABELS[order.suit[k]], "points": points(k)}
-                for k in result.cards
-            ],
-            "points": sum(points(k) for k in result.cards),
+            "cards": cards,
+            "points": sum([card["points"] for card in cards]),
             "suits": [SUIT_LABELS[s] for s in result.suits],
             "units": None if result.units is None else [unit_json(u) for u in result.units],
             "is_throw": result.is_throw,

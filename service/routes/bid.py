@@ -9,7 +9,7 @@ from marshmallow import Schema, ValidationError, fields, post_load, validate
 from engine.bidding import Bid, BidVerdict, judge_bid, resolve_bids
 from engine.cards import CardError, parse_rank
 from engine.trump import Trump
-from service.api import json_response, language, load, reason_json, v1, with_language
+from service.api import json_response, language, load, reason_json, v1
 from service.fields import CardsField, RulesField, SeatField
 from service.metrics import count_verdict
 from service.render import cards_json
@@ -68,15 +68,27 @@ def _trump_json(trump: Trump | None) -> dict[str, str | None] | None:
     return None if trump is None else trump.as_json()
 
 
-def _verdict_json(verdict: BidVerdict, lang: str) -> dict[str, Any]:
-    return {
-        "valid": verdict.valid,
-        "reason": reason_json(verdict.reason, lang),
-        "trump": _trump_json(verdict.trump),
-        "strength": None if verdict.strength is None else verdict.strength.as_json(lang),
-        "declares": _trump_json(verdict.declares),
-        "standing": _bid_json(verdict.standing),
-    }
+def _verdict_json(
+    verdict: BidVerdict, lang: str, out: dict[str, Any] | None = None, shown: dict[int, Any] | None = None
+) -> dict[str, Any]:
+    """A verdict as API.md shows it, filled into ``out`` (a resolve step starts
+    with its bid's seat and cards).  ``shown``: the JSON of bids rendered
+    already, by id: a standing bid shown again is the same object again."""
+    if out is None:
+        out = {}
+    reason = verdict.reason
+    declares = _trump_json(verdict.declares)
+    standing = verdict.standing
+    out["valid"] = verdict.valid
+    out["reason"] = {"code": reason.code, "message": reason.zh if lang == "zh" else reason.en}
+    out["trump"] = declares if verdict.trump is verdict.declares else _trump_json(verdict.trump)
+    out["strength"] = None if verdict.strength is None else verdict.strength.as_json(lang)
+    out["declares"] = declares
+    if standing is not None and shown is not None and id(standing) in shown:
+        out["standing"] = shown[id(standing)]
+    else:
+        out["standing"] = _bid_json(standing)
+    return out
 
 
 @v1.post("/bid")
@@ -85,7 +97,7 @@ def post_bid() -> Any:
     lang = language()
     verdict = judge_bid(body["rules"], body["trump_level"], body["standing"], body["bid"])
     count_verdict("bid.valid", verdict.valid)
-    return with_language(json_response(_verdict_json(verdict, lang)), lang)
+    return json_response(_verdict_json(verdict, lang), lang)
 
 
 @v1.post("/bid/resolve")
@@ -98,19 +110,21 @@ def post_bid_resolve() -> Any:
     if seq.first_invalid is not None:
         step = seq.steps[seq.first_invalid]
         first = {"index": seq.first_invalid, "seat": step.bid.seat, "reason": reason_json(step.reason, lang)}
-    return with_language(
-        json_response(
-            {
-                "steps": [
-                    {"seat": step.bid.seat, "cards": cards_json(step.bid.cards), **_verdict_json(step, lang)}
-                    for step in seq.steps
-                ],
-                "first_invalid": first,
-                "standing": _bid_json(seq.standing),
-                "trump": seq.trump.as_json(),
-                "fallback": seq.fallback,
-                "reason": reason_json(seq.reason, lang),
-            }
-        ),
+    steps = []
+    shown: dict[int, Any] = {}  # id of a Bid → its JSON
+    for step in seq.steps:
+        seat, cards = step.bid.seat, cards_json(step.bid.cards)
+        shown[id(step.bid)] = {"seat": seat, "cards": cards}
+        steps.append(_verdict_json(step, lang, {"seat": seat, "cards": cards}, shown))
+    standing = seq.standing
+    return json_response(
+        {
+            "steps": steps,
+            "first_invalid": first,
+            "standing": shown[id(standing)] if standing is not None and id(standing) in shown else _bid_json(standing),
+            "trump": seq.trump.as_json(),
+            "fallback": seq.fallback,
+            "reason": reason_json(seq.reason, lang),
+        },
         lang,
     )

@@ -9,7 +9,7 @@ from marshmallow.validate import Range
 
 from engine.cards import RANKS, CardError, parse_rank
 from engine.settle import Settlement, settle
-from service.api import json_response, language, load, reasons_json, v1, with_language
+from service.api import json_response, language, load, reasons_json, v1
 from service.fields import RulesField, SeatField
 from service.metrics import count_verdict
 
@@ -94,4 +94,4 @@ def post_settle() -> Any:
     result = settle(body["rules"], body["dealer"], body["defender_points"], body["levels"])
     lang = language()
     count_verdict("settle.outcome", result.outcome)
-    return with_language(json_response(settle_json(result, lang)), lang)
+    return json_response(settle_json(result, lang), lang)

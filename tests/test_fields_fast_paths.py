@@ -1,0 +1,181 @@
+"""service.fields: the fast paths for the usual values (a memo of trump spellings, card
+arrays mapped in one call, hands and plays of card arrays) load exactly what the
+field-by-field code they skip loads, and a value they do not take still gets the same
+errors (so the same 422 pointers and messages).  The references below are the fields'
+code as first written."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from marshmallow import ValidationError
+
+from engine.cards import CardError, parse_rank, parse_suit
+from engine.trump import Trump
+from service.fields import CardsField, HandsField, PlaysField, TrumpField
+
+
+def reference_trump(value: Any) -> Trump:
+    if not isinstance(value, dict):
+        raise ValidationError("trump must be an object {\"level\": \"10\", \"suit\": \"H\" or null}")
+    errors: dict[str, list[str]] = {}
+    for key in sorted(set(value) - {"level", "suit"}):
+        errors[key] = ["Unknown field."]
+    level = suit = None
+    if "level" not in value:
+        errors["level"] = ["Missing data for required field."]
+    else:
+        try:
+            if not isinstance(value["level"], str):
+                raise CardError("the level is a rank string such as \"10\"")
+            level = parse_rank(value["level"])
+        except CardError as exc:
+            errors["level"] = [str(exc)]
+    if "suit" not in value:
+        errors["suit"] = ["Missing data for required field (null for no-trump)."]
+    elif value["suit"] is not None:
+        try:
+            if not isinstance(value["suit"], str):
+                raise CardError("the suit is \"S\", \"H\", \"C\", \"D\" or null for no-trump")
+            suit = parse_suit(value["suit"])
+        except CardError as exc:
+            errors["suit"] = [str(exc)]
+    if errors:
+        raise ValidationError(errors)  # type: ignore[arg-type]
+    assert level is not None
+    return Trump(level, suit)
+
+
+_CARDS = CardsField()
+
+
+def reference_cards(value: Any, max_cards: int = 216) -> list[int]:
+    if not isinstance(value, list):
+        raise ValidationError("must be an array of cards such as [\"10H\", \"SJ\"]")
+    if len(value) > max_cards:
+        raise ValidationError(f"at most {max_cards} cards")
+    return _CARDS._parse(value)
+
+
+def reference_load_cards(value: Any) -> list[int]:
+    """``CardsField().deserialize(value)``: marshmallow refuses null before the field sees it."""
+    if value is None:
+        raise ValidationError("Field may not be null.")
+    return reference_cards(value)
+
+
+def reference_hands(value: Any) -> dict[int, list[int]]:
+    if not isinstance(value, dict):
+        raise ValidationError("hands must be an object keyed by seat \"0\"..\"3\"")
+    hands: dict[int, list[int]] = {}
+    errors: dict[str, Any] = {}
+    for key, cards in value.items():
+        if key not in ("0", "1", "2", "3"):
+            errors[key] = ["a seat key is \"0\", \"1\", \"2\" or \"3\""]
+            continue
+        try:
+            hands[int(key)] = reference_load_cards(cards)
+        except ValidationError as exc:
+            errors[key] = exc.messages
+    if errors:
+        raise ValidationError(errors)
+    return dict(sorted(hands.items()))
+
+
+def reference_plays(value: Any, count: int | None) -> list[list[int]]:
+    if not isinstance(value, list):
+        raise ValidationError("plays must be an array of card arrays")
+    if count is not None and len(value) != count:
+        raise ValidationError(f"exactly {count} plays, one per seat, in playing order")
+    plays: list[list[int]] = []
+    errors: dict[int, Any] = {}
+    for i, cards in enumerate(value):
+        try:
+            plays.append(reference_load_cards(cards))
+        except ValidationError as exc:
+            errors[i] = exc.messages
+    if errors:
+        raise ValidationError(errors)  # type: ignore[arg-type]
+    return plays
+
+
+def outcome(load: Any, value: Any) -> tuple[str, Any]:
+    try:
+        result = load(value)
+    except ValidationError as exc:
+        return ("error", exc.messages)
+    if isinstance(result, dict):  # hands: the seat order is part of the result
+        return ("ok", list(result.items()))
+    return ("ok", result)
+
+
+SPELLED = st.sampled_from(["10H", "th", "T♥", "10h", "AS", "a♠", "sj", "小王", "BJ", "2D", "kc"])
+ODD = st.one_of(
+    st.none(), st.booleans(), st.integers(-2, 60), st.floats(allow_nan=False, width=32),
+    st.sampled_from(["", "1S", "10", "H", "x", "ſ", "AS ", "10HH"]), st.lists(SPELLED, max_size=2),
+    st.dictionaries(st.sampled_from(["AS", "0", "x"]), SPELLED, max_size=2),
+)
+CARD = st.one_of(SPELLED, SPELLED, SPELLED, ODD)
+CARD_ARRAY = st.one_of(st.lists(SPELLED, max_size=6), st.lists(CARD, max_size=6), ODD)
+SEAT_KEY = st.sampled_from(["0", "1", "2", "3", "0", "1", "2", "3", "4", "00", " 1", "-1", "x"])
+LEVEL = st.one_of(st.sampled_from(["10", "t", "T", "a", "Q", "2", "1", "11", "", "ſ", "j "]), ODD)
+SUIT = st.one_of(st.sampled_from(["H", "h", "♥", "S", "D", "c", "X", "", "♡"]), st.none(), ODD)
+TRUMP = st.one_of(
+    st.builds(lambda level, suit: {"level": level, "suit": suit}, LEVEL, SUIT),
+    st.builds(lambda suit, level: {"suit": suit, "level": level}, SUIT, LEVEL),
+    st.dictionaries(st.sampled_from(["level", "suit", "x", "Level"]), st.one_of(LEVEL, SUIT), max_size=3),
+    ODD,
+)
+FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FUZZ
+@given(st.lists(TRUMP, min_size=1, max_size=4))
+def test_trump_field_loads_as_the_full_check(values: list[Any]) -> None:
+    field = TrumpField()
+    for value in values:  # in turn: later values meet the spellings the earlier ones entered
+        assert outcome(lambda v: field._deserialize(v, "trump", {}), value) == outcome(reference_trump, value)
+
+
+def test_trump_spellings_are_checked_before_they_are_known() -> None:
+    field = TrumpField()
+    for value in ({"level": "T", "suit": "h"}, {"level": "T", "suit": "h"}, {"suit": None, "level": "a"}):
+        assert field._deserialize(value, "trump", {}) == reference_trump(value)
+    for bad in ({"level": "T", "suit": "x"}, {"level": "T", "suit": ""}, {"level": "T", "x": "h"},
+                {"level": "T"}, {"level": "1", "suit": "h"}, {"level": "T", "suit": "h", "x": None}):
+        with pytest.raises(ValidationError) as exc:
+            field._deserialize(bad, "trump", {})
+        assert exc.value.messages == outcome(reference_trump, bad)[1]
+
+
+@FUZZ
+@given(CARD_ARRAY, st.sampled_from([216, 8, 2]))
+def test_cards_field_loads_as_card_by_card(value: Any, max_cards: int) -> None:
+    field = CardsField(max_cards=max_cards)
+    expected = outcome(lambda v: reference_cards(v, max_cards), value)
+    assert outcome(lambda v: field._deserialize(v, "cards", {}), value) == expected
+    assert outcome(field.load_cards, value) == outcome(field.deserialize, value)
+    usual = field.usual(value)
+    assert usual is None or ("ok", usual) == expected
+
+
+@FUZZ
+@given(st.one_of(st.dictionaries(SEAT_KEY, CARD_ARRAY, max_size=5), st.dictionaries(SEAT_KEY, st.lists(SPELLED), max_size=4), ODD))
+def test_hands_field_loads_as_seat_by_seat(value: Any) -> None:
+    got = outcome(lambda v: HandsField()._deserialize(v, "hands", {}), value)
+    assert got == outcome(reference_hands, value)
+
+
+@FUZZ
+@given(st.one_of(st.lists(CARD_ARRAY, max_size=5), st.lists(st.lists(SPELLED), max_size=5), ODD), st.sampled_from([None, 4]))
+def test_plays_field_loads_as_play_by_play(value: Any, count: int | None) -> None:
+    got = outcome(lambda v: PlaysField(count=count)._deserialize(v, "plays", {}), value)
+    assert got == outcome(lambda v: reference_plays(v, count), value)
+
+
+def test_hands_come_back_in_seat_order() -> None:
+    hands = HandsField()._deserialize({"3": ["AS"], "0": ["th"], "2": [], "1": ["SJ", "bj"]}, "hands", {})
+    assert list(hands.items()) == [(0, [13 + 8]), (1, [52, 53]), (2, []), (3, [12])]

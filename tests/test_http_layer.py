@@ -1,0 +1,136 @@
+"""service.api's short cuts through flask and werkzeug answer what the plain calls answer.
+
+json_response / with_language build the headers with fewer werkzeug calls, and they are
+exactly what werkzeug's setters give (names, values, order) for every kind of response
+they meet; every adjudication endpoint's 200 carries the same header list (the Vary /
+Content-Language contract of API.md).  body_limit is flask's request.max_content_length
+and language() its Accept-Language choice, each with fewer proxy look-ups."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+import pytest
+from flask import Response, jsonify, request
+
+from bench.bodies import BODIES
+from service.api import body_limit, json_response, language, with_language
+from service.app import create_app
+from service.jsonio import OrjsonProvider
+
+
+def reference_json_response(obj: Any) -> Response:
+    """json_response as it was first written: orjson bytes, application/json."""
+    return Response(orjson.dumps(obj, option=OrjsonProvider.option), content_type="application/json")
+
+
+def reference_with_language(resp: Response, lang: str) -> Response:
+    """with_language as it was first written, through werkzeug's own setters (what the
+    service must keep answering)."""
+    headers = resp.headers
+    headers["Content-Language"] = lang
+    if "Vary" in headers:
+        resp.vary.add("Accept-Language")
+    else:
+        headers["Vary"] = "Accept-Language"
+    return resp
+
+
+OBJ = {"valid": True, "reasons": [{"code": "x.y", "message": "红桃10"}], "n": None}
+
+
+def _headers(resp: Response) -> list[tuple[str, str]]:
+    return list(resp.headers.items())
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_json_response_with_a_language_is_the_response_with_language(lang: str) -> None:
+    fast = json_response(OBJ, lang)
+    slow = reference_with_language(reference_json_response(OBJ), lang)
+    assert _headers(fast) == _headers(slow)
+    assert fast.get_data() == slow.get_data() and fast.status == slow.status == "200 OK"
+
+
+def test_json_response_without_a_language_adds_no_language_header() -> None:
+    assert _headers(json_response(OBJ)) == _headers(reference_json_response(OBJ))
+
+
+def _responses() -> list[tuple[str, Any]]:
+    """Responses as the views meet them: plain, from jsonify, and with headers already set."""
+
+    def with_headers(*pairs: tuple[str, str]) -> Any:
+        def make() -> Response:
+            resp = reference_json_response(OBJ)
+            for key, value in pairs:
+                resp.headers.add(key, value)
+            return resp
+        return make
+
+    return [
+        ("json_response", lambda: json_response(OBJ)),
+        ("jsonify", lambda: jsonify(OBJ)),
+        ("vary", with_headers(("Vary", "Accept-Encoding"))),
+        ("vary lower case", with_headers(("vary", "Origin, Accept-Encoding"))),
+        ("vary has it", with_headers(("Vary", "Accept-Language"))),
+        ("content-language", with_headers(("Content-Language", "fr"))),
+        ("both", with_headers(("Content-Language", "fr"), ("X-Other", "1"), ("Vary", "Cookie"))),
+        ("twice", with_headers(("Content-Language", "fr"), ("content-language", "de"))),
+    ]
+
+
+@pytest.mark.parametrize(("name", "make"), _responses(), ids=[n for n, _ in _responses()])
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_with_language_sets_what_werkzeug_sets(name: str, make: Any, lang: str, app: Any) -> None:
+    with app.app_context():
+        fast = with_language(make(), lang)
+        slow = reference_with_language(make(), lang)
+    assert _headers(fast) == _headers(slow)
+
+
+EXPECTED_200_HEADERS = ["Content-Type", "Content-Length", "Content-Language", "Vary", "X-Request-ID",
+                        "X-Content-Type-Options"]
+
+
+@pytest.mark.parametrize(("label", "case"), list(BODIES.items()), ids=list(BODIES))
+def test_every_endpoint_answers_the_same_header_list(label: str, case: tuple[str, Any], api: Any) -> None:
+    path, body = case
+    resp = api.post(path, body, headers={"Accept-Language": "zh", "X-Request-ID": "req-1"})
+    assert resp.status_code == 200
+    names = [key for key, _ in resp.headers.items()]
+    if path == "/v1/analyze":  # no reasons, so no language
+        assert names == [n for n in EXPECTED_200_HEADERS if n not in ("Content-Language", "Vary")]
+    else:
+        assert names == EXPECTED_200_HEADERS
+        assert resp.headers["Content-Language"] == "zh" and resp.headers["Vary"] == "Accept-Language"
+    assert resp.headers["Content-Type"] == "application/json"
+    assert resp.headers["Content-Length"] == str(len(resp.get_data()))
+    assert resp.headers["X-Request-ID"] == "req-1" and resp.headers["X-Content-Type-Options"] == "nosniff"
+
+
+@pytest.mark.parametrize("config", [None, {"MAX_CONTENT_LENGTH": 100}, {"MAX_CONTENT_LENGTH": None}])
+def test_body_limit_is_flask_max_content_length(config: dict[str, Any] | None) -> None:
+    app = create_app(config)
+    with app.test_request_context("/v1/settle", method="POST", data=b"{}", content_type="application/json"):
+        req = request._get_current_object()  # type: ignore[attr-defined]
+        assert body_limit(req) == req.max_content_length == app.config["MAX_CONTENT_LENGTH"]
+        req.max_content_length = 10  # a view may set its own limit (flask 3.1)
+        assert body_limit(req) == req.max_content_length == 10
+
+
+def test_a_body_over_the_app_limit_is_413() -> None:
+    app = create_app({"MAX_CONTENT_LENGTH": 100})
+    body = orjson.dumps({"dealer": 0, "defender_points": 85, "levels": {"0": "5", "1": "7"}, "rules": "two-deck"})
+    small = app.test_client().post("/v1/settle", data=body, content_type="application/json")
+    assert small.status_code == 200
+    big = app.test_client().post("/v1/settle", data=body + b" " * 100, content_type="application/json")
+    assert big.status_code == 413
+
+
+@pytest.mark.parametrize(("header", "lang"), [(None, "en"), ("zh", "zh"), ("zh-CN,en;q=0.5", "en"), ("zh-CN", "zh"),
+                                               ("en,zh;q=0.9", "en"), ("fr", "en"), ("*", "en")])
+def test_language_is_the_accept_language_choice(header: str | None, lang: str, app: Any) -> None:
+    headers = {} if header is None else {"Accept-Language": header}
+    with app.test_request_context("/v1/settle", headers=headers):
+        expected = request.accept_languages.best_match(["en", "zh"], default="en")
+        assert language() == expected == lang
