@@ -51,7 +51,7 @@ def throw_json(verdict: ThrowVerdict, lang: str) -> dict[str, Any]:
     units with the same cards) met again is the same JSON object again.
     """
     units = [unit_json(u) for u in verdict.units]
-    rendered = {id(u): found for u, found in zip(verdict.units, units, strict=True)}  # id of a unit or blocker → its JSON
+    rendered = dict(zip(map(id, verdict.units), units, strict=True))  # id of a unit or blocker → its JSON
     failed = []
     for f in verdict.failed_units:
         beaten = []
@@ -63,15 +63,13 @@ def throw_json(verdict: ThrowVerdict, lang: str) -> dict[str, Any]:
         found = rendered.get(id(f.unit))
         failed.append({"unit": unit_json(f.unit) if found is None else found, "beaten_by": beaten})
     forced = verdict.forced_unit
-    if forced is not None:
-        found = rendered.get(id(forced))
-        forced_json = unit_json(forced) if found is None else found
+    forced_json = None if forced is None else rendered.get(id(forced)) or unit_json(forced)
     return {
         "valid": verdict.valid,
         "suit": SUIT_LABELS[verdict.suit],
         "units": units,
         "failed_units": failed,
-        "forced_unit": None if forced is None else forced_json,
+        "forced_unit": forced_json,
         "forced_play": cards_json(verdict.forced_play),
         "penalty": _penalty_json(verdict.penalty),
         "reasons": reasons_json(verdict.reasons, lang),
