@@ -17,17 +17,19 @@ and may cost a penalty (``throw_penalty``).  The search works on count vectors:
 for every seat, its copies of each kind of the led suit (one ``bytes.translate``
 of its hand), then for each thrown shape, once, the highest unit of that shape
 the seat can form (the suit's kinds from the top down, its chains from their
-highest position down), so a four-deck 12-card throw is judged in well under a
-millisecond.
+highest position down; not at all when the lowest thrown unit of the shape is
+the highest the suit has), so a four-deck 12-card throw is judged in well under
+a millisecond.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, fields
 from functools import lru_cache
 from itertools import chain
+from typing import Any
 
 from engine.cards import KINDS, card_str, check_copies
 from engine.errors import InvalidInput, Problem
@@ -40,9 +42,20 @@ from engine.words import cards_text, shape_name, suit_name, unit_name
 SEATS = 4
 _AFTER = tuple(tuple((leader + i) % SEATS for i in range(1, SEATS)) for leader in range(SEATS))  # in playing order
 _KINDS = frozenset(range(KINDS))
+_NO_RANK = -(1 << 30)  # below every rank
 
 
-@dataclass(frozen=True, slots=True)
+# Blocker, FailedUnit and ThrowVerdict are frozen slotted dataclasses whose
+# __init__ stores each field through its slot's own setter, as the generated
+# __init__ does through object.__setattr__ but cheaper (a verdict makes many).
+
+
+def _slot_setters(cls: type) -> Iterator[Callable[[object, Any], None]]:
+    """The setters of a slotted dataclass's fields, in field order."""
+    return (vars(cls)[f.name].__set__ for f in fields(cls))
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class Blocker:
     """A seat that can beat a thrown unit, and the cards it would use (high → low).
 
@@ -57,13 +70,32 @@ class Blocker:
     length: int
     wider_shape: bool = False
 
+    def __init__(
+        self, seat: int, cards: tuple[int, ...], width: int, length: int, wider_shape: bool = False
+    ) -> None:
+        _set_seat(self, seat)
+        _set_cards(self, cards)
+        _set_width(self, width)
+        _set_length(self, length)
+        _set_wider_shape(self, wider_shape)
 
-@dataclass(frozen=True, slots=True)
+
+_set_seat, _set_cards, _set_width, _set_length, _set_wider_shape = _slot_setters(Blocker)
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class FailedUnit:
     """A thrown unit some other seat can beat, with every seat that can."""
 
     unit: Unit
     beaten_by: tuple[Blocker, ...]
+
+    def __init__(self, unit: Unit, beaten_by: tuple[Blocker, ...]) -> None:
+        _set_unit(self, unit)
+        _set_beaten_by(self, beaten_by)
+
+
+_set_unit, _set_beaten_by = _slot_setters(FailedUnit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +117,7 @@ class Penalty:
 _NO_PENALTY = Penalty("none")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class ThrowVerdict:
     """Does the lead stand; if not, which unit is forced and what it costs.
 
@@ -103,14 +135,52 @@ class ThrowVerdict:
     penalty: Penalty
     reasons: tuple[Reason, ...]
 
+    def __init__(
+        self,
+        leader: int,
+        suit: int,
+        valid: bool,
+        units: tuple[Unit, ...],
+        failed_units: tuple[FailedUnit, ...],
+        forced_unit: Unit | None,
+        forced_play: tuple[int, ...],
+        penalty: Penalty,
+        reasons: tuple[Reason, ...],
+    ) -> None:
+        _set_leader(self, leader)
+        _set_suit(self, suit)
+        _set_valid(self, valid)
+        _set_units(self, units)
+        _set_failed_units(self, failed_units)
+        _set_forced_unit(self, forced_unit)
+        _set_forced_play(self, forced_play)
+        _set_penalty(self, penalty)
+        _set_reasons(self, reasons)
+
+
+(
+    _set_leader, _set_suit, _set_valid, _set_units, _set_failed_units, _set_forced_unit, _set_forced_play,
+    _set_penalty, _set_reasons,
+) = _slot_setters(ThrowVerdict)
+
 
 # ---------------------------------------------------------------- explanations
+
+# ``cards_text`` of every tuple (single, pair, triple, quad), written once: most
+# units and blockers are tuples
+_TUPLE_TEXT = {(kind,) * width: cards_text((kind,) * width) for kind in range(KINDS) for width in range(1, 5)}
+_SHAPE_NAMES = {(w, n): (shape_name(w, n), shape_name(w, n, "zh")) for w in range(1, 5) for n in range(1, KINDS)}
+
+
+def _shape_names(width: int, length: int) -> tuple[str, str]:
+    """``shape_name`` in English and Chinese (every shape of up to 4 decks named once)."""
+    return _SHAPE_NAMES.get((width, length)) or (shape_name(width, length), shape_name(width, length, "zh"))
 
 
 def _holding(blocker: Blocker, suit_en: str, suit_zh: str) -> tuple[Blocker, str, str]:
     """A blocker with what its seat holds in the led suit (named ``suit_en``/``suit_zh``):
     the start of each of its reasons (English, Chinese)."""
-    held = cards_text(blocker.cards)
+    held = _TUPLE_TEXT.get(blocker.cards) or cards_text(blocker.cards)
     if blocker.wider_shape:
         return (
             blocker,
@@ -123,8 +193,8 @@ def _holding(blocker: Blocker, suit_en: str, suit_zh: str) -> tuple[Blocker, str
 def _beaten_reasons(unit: Unit, blockers: list[tuple[Blocker, str, str]]) -> list[Reason]:
     """One reason per seat that beats ``unit``: what it holds (its Blocker and
     ``_holding``) and why that beats the thrown unit."""
-    thrown = cards_text(unit.cards)
-    shape_en, shape_zh = shape_name(unit.width, unit.length), shape_name(unit.width, unit.length, "zh")
+    thrown = _TUPLE_TEXT.get(unit.cards) or cards_text(unit.cards)
+    shape_en, shape_zh = _shape_names(unit.width, unit.length)
     # the thrown unit is named as unit_name(unit) / unit_name(unit, "zh"): shape, then cards
     higher_en = f", a higher {shape_en} than the thrown {shape_en} {thrown}."
     higher_zh = f"，大过甩出的{shape_zh} {thrown}。"
@@ -152,8 +222,11 @@ class _Layout:
     """The kinds of one effective suit, highest first (by order step, then power,
     then as listed in ``TrumpOrder.steps``); each chain of the suit (RULES §3,
     ``TrumpOrder.chains``) from its highest position down, as (its value, the
-    places in ``kinds`` of the kinds of its step); and the ``bytes.translate``
-    arguments that turn a hand's cards into the places of its cards of the suit."""
+    places in ``kinds`` of the kinds of its step); the ``bytes.translate``
+    arguments that turn a hand's cards into the places of its cards of the suit;
+    and ``tops``: per length, the rank of the highest unit of that length the
+    suit has (what ``_Seat.unit`` finds for a seat holding every kind), so a
+    shape whose lowest thrown unit ranks at least that high is not searched."""
 
     kinds: tuple[int, ...]
     chains: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
@@ -161,6 +234,7 @@ class _Layout:
     others: bytes  # every byte that is not a kind of the suit
     suit_en: str  # the suit's name (``suit_name``)
     suit_zh: str
+    tops: tuple[int, ...]  # indexed by length (0: none)
 
 
 @lru_cache(maxsize=1024)
@@ -181,7 +255,25 @@ def _layout(order: TrumpOrder, suit: int) -> _Layout:
     for i, kind in enumerate(kinds):
         table[kind] = i
     others = bytes(b for b in range(256) if b not in kinds)
-    return _Layout(tuple(kinds), tuple(chains), bytes(table), others, suit_name(suit), suit_name(suit, "zh"))
+    # the highest unit of each length: with every kind held, a chain's maximal runs of
+    # positions holding a kind, from the top down, and their top kinds (as ``_Seat.unit``)
+    tops = [_NO_RANK] * (len(kinds) + 1)
+    if kinds:
+        tops[1] = power[kinds[0]]
+    for positions in chains:
+        run = top = 0
+        for value, held in positions:
+            if not held:
+                run = 0
+                continue
+            if not run:
+                top = value * 4 + power[kinds[held[0]]] % 4
+            run += 1
+            if run > 1:  # a tractor (a single unit ranks by power)
+                tops[run] = max(tops[run], top)
+    return _Layout(
+        tuple(kinds), tuple(chains), bytes(table), others, suit_name(suit), suit_name(suit, "zh"), tuple(tops)
+    )
 
 
 class _Seat:
@@ -217,7 +309,7 @@ class _Seat:
                     kind = kinds[place]
                     return power[kind], (kind,) * width
             return None
-        rank = -(1 << 30)
+        rank = _NO_RANK
         best: list[int] = []
         for positions in self.layout.chains:
             # from the top down, the first ``length`` consecutive positions held
@@ -250,11 +342,14 @@ class _Seat:
         a longer tractor counts); any other by ``wider``, if not None: with
         ``wider_shape_beats`` (RULES §3) the seat's unit of the same card count
         and the first wider width it holds.  Each is the Blocker and its
-        ``_holding``, made only if it beats a thrown unit.
+        ``_holding``, made only if it beats a thrown unit.  No unit of the shape
+        is searched for when none in the suit ranks above ``lowest``
+        (``_Layout.tops``): then ``above`` is below every rank.
         """
         layout = self.layout
-        same = self.unit(width, length)
-        above = -(1 << 30) if same is None else same[0]  # below every rank when the seat has no such unit
+        # no search when no unit of the shape in the suit ranks above ``lowest``
+        same = self.unit(width, length) if lowest < layout.tops[length] else None
+        above = _NO_RANK if same is None else same[0]  # below every rank when the seat has no such unit
         beats_same = None
         if same is not None and above > lowest:
             beats_same = _holding(Blocker(self.seat, same[1], width, length), layout.suit_en, layout.suit_zh)
@@ -376,11 +471,12 @@ def _choose_forced(
         zh = "出失败牌型中最小的一手（比最大的牌，其次张数少者）"
         source = "seeds 000, 001"
     unit = units[index]
-    cards = cards_text(unit.cards)  # the unit named as unit_name(unit) / unit_name(unit, "zh")
+    cards = _TUPLE_TEXT.get(unit.cards) or cards_text(unit.cards)  # the unit named as unit_name(unit) / unit_name(unit, "zh")
+    shape_en, shape_zh = _shape_names(unit.width, unit.length)
     return index, Reason(
         f"throw.forced.{policy}",
-        f"The throw fails: {en} ({policy}, {source}): {shape_name(unit.width, unit.length)} {cards}.",
-        f"甩牌失败：{zh}（{policy}）：{shape_name(unit.width, unit.length, 'zh')} {cards}。",
+        f"The throw fails: {en} ({policy}, {source}): {shape_en} {cards}.",
+        f"甩牌失败：{zh}（{policy}）：{shape_zh} {cards}。",
     )
 
 

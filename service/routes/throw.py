@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import Any
 
 from marshmallow import Schema
 
 from engine.throw import Blocker, Penalty, ThrowVerdict, judge_throw
 from engine.trump import SUIT_LABELS, trump_order
-from engine.units import Unit
 from service.api import json_response, language, load, reasons_json, v1, with_language
 from service.fields import CardsField, HandsField, RulesField, SeatField, TrumpField
 from service.metrics import count_verdict
@@ -52,24 +50,26 @@ def throw_json(verdict: ThrowVerdict, lang: str) -> dict[str, Any]:
     A unit (listed, failed, forced) or a blocker (a seat beating several thrown
     units with the same cards) met again is the same JSON object again.
     """
-    rendered: dict[int, dict[str, Any]] = {}  # id of a unit or blocker → its JSON
-
-    def once(obj: Unit | Blocker, render: Callable[[Any], dict[str, Any]]) -> dict[str, Any]:
-        found = rendered.get(id(obj))
-        if found is None:
-            found = rendered[id(obj)] = render(obj)
-        return found
-
+    units = [unit_json(u) for u in verdict.units]
+    rendered = dict(zip(map(id, verdict.units), units, strict=True))  # id of a unit or blocker → its JSON
+    failed = []
+    for f in verdict.failed_units:
+        beaten = []
+        for b in f.beaten_by:
+            found = rendered.get(id(b))
+            if found is None:
+                found = rendered[id(b)] = _blocker_json(b)
+            beaten.append(found)
+        found = rendered.get(id(f.unit))
+        failed.append({"unit": unit_json(f.unit) if found is None else found, "beaten_by": beaten})
     forced = verdict.forced_unit
+    forced_json = None if forced is None else rendered.get(id(forced)) or unit_json(forced)
     return {
         "valid": verdict.valid,
         "suit": SUIT_LABELS[verdict.suit],
-        "units": [once(u, unit_json) for u in verdict.units],
-        "failed_units": [
-            {"unit": once(f.unit, unit_json), "beaten_by": [once(b, _blocker_json) for b in f.beaten_by]}
-            for f in verdict.failed_units
-        ],
-        "forced_unit": None if forced is None else once(forced, unit_json),
+        "units": units,
+        "failed_units": failed,
+        "forced_unit": forced_json,
         "forced_play": cards_json(verdict.forced_play),
         "penalty": _penalty_json(verdict.penalty),
         "reasons": reasons_json(verdict.reasons, lang),

@@ -1,0 +1,87 @@
+"""engine.reasons.Reason and the throw verdict's records (engine.throw): frozen
+slotted dataclasses whose ``__init__`` stores through the slots' setters (a
+verdict makes many of them), with every other behaviour of a frozen dataclass:
+equality, hash, repr, immutability, ``dataclasses.replace``, pickling, matching."""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import pickle
+from typing import Any
+
+import pytest
+
+from engine.reasons import Reason
+from engine.throw import Blocker, FailedUnit, Penalty, ThrowVerdict
+from engine.units import Unit
+
+
+def _verdict() -> ThrowVerdict:
+    unit = Unit(2, 1, (11, 11), 40, 0)
+    blocker = Blocker(1, (12, 12), 2, 1)
+    return ThrowVerdict(
+        0, 0, False, (unit,), (FailedUnit(unit, (blocker,)),), unit, unit.cards, Penalty("match_point", 1, 0),
+        (Reason("throw.unit_beaten", "Seat 1 holds AS AS", "1号位有 AS AS"),),
+    )
+
+
+RECORDS: list[Any] = [
+    Reason("follow.must_play_pair", "You hold a pair", "有对子必须出对子"),
+    Blocker(2, (3, 3, 3, 3), 4, 1, True),
+    Blocker(seat=1, cards=(5,), width=1, length=1),
+    FailedUnit(Unit(1, 1, (4,), 8, 0), (Blocker(3, (7,), 1, 1),)),
+    _verdict(),
+]
+
+
+def _values(record: Any) -> tuple[Any, ...]:
+    return tuple(getattr(record, f.name) for f in dataclasses.fields(record))
+
+
+@pytest.mark.parametrize("record", RECORDS, ids=lambda r: type(r).__name__)
+def test_a_record_behaves_as_a_frozen_dataclass(record: Any) -> None:
+    cls = type(record)
+    assert dataclasses.is_dataclass(record) and not hasattr(record, "__dict__")
+    same = cls(*_values(record))
+    assert same == record and hash(same) == hash(record) and same is not record
+    assert hash(record) == hash(_values(record))  # as the generated __hash__
+    assert repr(record) == f"{cls.__qualname__}(" + ", ".join(
+        f"{f.name}={getattr(record, f.name)!r}" for f in dataclasses.fields(record)
+    ) + ")"
+    first = dataclasses.fields(record)[0].name
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(record, first, None)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        delattr(record, first)
+    assert pickle.loads(pickle.dumps(record)) == record
+    assert copy.deepcopy(record) == record
+    assert record != _values(record)  # not a tuple
+
+
+def test_keywords_defaults_replace_and_match() -> None:
+    reason = Reason(code="throw.stands", en="It stands.", zh="甩牌成功。")
+    assert (reason.code, reason.en, reason.zh) == ("throw.stands", "It stands.", "甩牌成功。")
+    assert reason.message() == "It stands." and reason.message("en") == "It stands."
+    assert reason.message("zh") == "甩牌成功。"
+    other = dataclasses.replace(reason, en="Other.")
+    assert other != reason and other.code == reason.code and other.zh == reason.zh
+    match reason:
+        case Reason(code, en, zh):
+            assert (code, en, zh) == ("throw.stands", "It stands.", "甩牌成功。")
+        case _:
+            pytest.fail("Reason(code, en, zh) does not match")
+    assert Blocker(1, (5,), 1, 1).wider_shape is False
+    assert dataclasses.replace(Blocker(1, (5,), 1, 1), wider_shape=True) == Blocker(1, (5,), 1, 1, True)
+    verdict = _verdict()
+    assert dataclasses.replace(verdict, valid=True).valid and dataclasses.replace(verdict, valid=True) != verdict
+
+
+def test_records_differ_field_by_field() -> None:
+    base = ("a.b", "x", "y")
+    for i in range(3):
+        changed = list(base)
+        changed[i] += "!"
+        assert Reason(*changed) != Reason(*base)
+    assert Blocker(1, (5,), 1, 1) != Blocker(2, (5,), 1, 1)
+    assert Blocker(1, (5,), 1, 1) != Blocker(1, (5,), 1, 1, True)
