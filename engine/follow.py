@@ -53,7 +53,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -62,6 +62,7 @@ from engine.errors import InvalidInput, Problem
 from engine.generic import LeadShape, generic_score
 from engine.patterns import PATTERN_SOURCES, PatternList, pattern_list
 from engine.reasons import Reason
+from engine.records import quick_init
 from engine.rules import Rules
 from engine.shapes import (
     FormPlan,
@@ -79,7 +80,7 @@ from engine.shapes import (
     within_copies,
 )
 from engine.trump import SUIT_LABELS, TrumpOrder
-from engine.units import Unit, decompose, mixed_suit_problems
+from engine.units import Unit, decompose, mixed_suit_problems, unit_shapes
 from engine.words import suit_name
 
 Vector = tuple[int, ...]
@@ -103,6 +104,19 @@ class Structure:
     tractor_cards: int | None
     tuples: tuple[tuple[int, int], ...]
     cards: int  # the play's size: the rest of an alternative is singles
+    # worked out once: a structure keys the requirement and text caches at every lookup
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self,
+            "_hash",
+            hash((self.rule, self.patterns, self.step, self.steps, self.alternatives, self.tractor_cards,
+                  self.tuples, self.cards)),
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
 
     @property
     def owes_shapes(self) -> bool:
@@ -220,6 +234,7 @@ def _describe_requirement(req: Requirement) -> Reason:
     return req._describe()
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class FollowVerdict:
     """The verdict on one follow (``legal`` is None when no play was given)."""
@@ -328,61 +343,90 @@ def _pattern_structure(k: int, patterns: str, lead: Shape, n: int) -> Structure:
 
 
 @dataclass(frozen=True, slots=True, eq=False)
-class _Led:
-    """A lead as every follower is judged against it, worked out once per lead:
-    its effective suit and that suit's layout, its size and units, its shape for
-    the generic rule, and its shape when a seed list of the rules covers it
-    (compared by identity: the cache hands out one per lead, which keys the
-    obligation cache cheaply)."""
+class _LedForm:
+    """A lead's form as the follow rules read it, less its cards: its effective
+    suit, its size, its shape for the generic rule, and its shape when a seed
+    list of the rules covers it.  One object per form (compared by identity: it
+    keys the obligation cache cheaply), shared by every lead of that form."""
 
     suit: int
-    lay: Layout
     cards: int
-    units: tuple[Unit, ...]
     shape: LeadShape
     unit: Shape | None
     patterns: str
 
 
-@lru_cache(maxsize=8192)
-def _led(order: TrumpOrder, lead_key: tuple[int, ...], follow_patterns: str) -> _Led:
-    """The ``_Led`` of the lead's sorted cards ``lead_key`` (checked by the caller)."""
-    suit = order.suit[lead_key[0]]
-    units = decompose(lead_key, order)
-    unit: Shape | None = Shape(units[0].width, units[0].length) if len(units) == 1 else None
+@lru_cache(maxsize=256)
+def _led_form(shapes: tuple[tuple[int, int], ...], suit: int, follow_patterns: str) -> _LedForm:
+    """The ``_LedForm`` of a lead of units of ``shapes`` (width, length) in ``suit``."""
+    unit: Shape | None = Shape(*shapes[0]) if len(shapes) == 1 else None
     if unit is not None and pattern_list(follow_patterns, unit) is None:
         unit = None
-    return _Led(suit, layout(order, suit), len(lead_key), units, lead_shape(units), unit, follow_patterns)
+    shape = LeadShape(
+        tuple(Shape(width, length) for width, length in shapes if length > 1),
+        tuple(sorted((width for width, length in shapes if length == 1 and width > 1), reverse=True)),
+    )
+    return _LedForm(suit, sum(width * length for width, length in shapes), shape, unit, follow_patterns)
 
 
-@dataclass(frozen=True, slots=True)
-class _Obligation:
-    requirement: Requirement
-    example: tuple[int, ...]  # the suit cards of the example play, high → low
-    vector: Vector | None  # the owed structure's ``_vector``, under the generic rule
+@dataclass(frozen=True, slots=True, eq=False)
+class FollowLead:
+    """A lead as every follower is judged against it, worked out once per lead:
+    its units, its effective suit's layout and its form (``_LedForm``)."""
+
+    units: tuple[Unit, ...]
+    lay: Layout
+    form: _LedForm
 
 
-@lru_cache(maxsize=8192)
-def _obligation_for(led: _Led, counts: tuple[int, ...], follow_draw: str, protect: bool) -> _Obligation:
-    """What a hand holding ``counts`` of the led suit owes ``led``."""
-    lay, suit, n, unit = led.lay, led.suit, led.cards, led.unit
+@lru_cache(maxsize=1024)
+def _led(order: TrumpOrder, lead_key: tuple[int, ...], follow_patterns: str) -> FollowLead:
+    """The ``FollowLead`` of the lead's sorted cards ``lead_key`` (checked by the caller)."""
+    units = decompose(lead_key, order)
+    suit = units[0].suit
+    return FollowLead(units, layout(order, suit), _led_form(unit_shapes(units), suit, follow_patterns))
+
+
+def follow_lead(order: TrumpOrder, lead_key: tuple[int, ...], rules: Rules) -> FollowLead:
+    """The ``FollowLead`` of a lead (its cards sorted, of one effective suit)."""
+    return _led(order, lead_key, rules.follow_patterns)
+
+
+@lru_cache(maxsize=4096)
+def _requirement(
+    suit: int, lead_cards: int, held: int, cards: int, rule: str, structure: Structure | None
+) -> Requirement:
+    """A ``Requirement``, cached by value: the same few recur in every hand."""
+    return Requirement(suit, lead_cards, held, cards, rule, structure)
+
+
+Obligation = tuple[Requirement, tuple[int, ...], "Vector | None"]
+"""What a hand owes: the requirement, the suit cards of an example play (high →
+low), and the owed structure's ``_vector`` under the generic rule."""
+
+
+@lru_cache(maxsize=512)
+def _obligation_for(
+    form: _LedForm, lay: Layout, counts: tuple[int, ...], follow_draw: str, protect: bool
+) -> Obligation:
+    """What a hand holding ``counts`` of the led suit (laid out by ``lay``) owes a
+    lead of ``form`` (cached for a repeated hand: hands vary, so a small cache)."""
+    suit, n, unit = form.suit, form.cards, form.unit
     held = sum(counts)
     if held <= n:
-        req = Requirement(suit, n, held, held, "all_suit_cards", None)
-        return _Obligation(req, tuple(lay.cards(counts)), None)
+        return _requirement(suit, n, held, held, "all_suit_cards", None), tuple(lay.cards(counts)), None
     if follow_draw == "suit_only":
-        req = Requirement(suit, n, held, n, "suit_only", None)
-        return _Obligation(req, tuple(lay.order.sorted(fill(lay, counts, [], n))), None)
+        req = _requirement(suit, n, held, n, "suit_only", None)
+        return req, tuple(lay.order.sorted(fill(lay, counts, [], n))), None
     vector = None
     if unit is not None:
-        k, pieces = _first_step(lay, counts, led.patterns, unit, protect)
-        structure = _pattern_structure(k, led.patterns, unit, n)
+        k, pieces = _first_step(lay, counts, form.patterns, unit, protect)
+        structure = _pattern_structure(k, form.patterns, unit, n)
     else:
-        score, pieces = generic_score(lay, counts, led.shape, protect)
+        score, pieces = generic_score(lay, counts, form.shape, protect)
         structure, vector = _generic_structure(score, pieces, n)
     example = fill(lay, counts, placed_cards(lay, pieces), n)
-    req = Requirement(suit, n, held, n, structure.rule, structure)
-    return _Obligation(req, tuple(lay.order.sorted(example)), vector)
+    return _requirement(suit, n, held, n, structure.rule, structure), tuple(lay.order.sorted(example)), vector
 
 
 # --- checking the input --------------------------------------------------------------------
@@ -538,22 +582,29 @@ def judge_checked(
     rules: Rules,
     lead_key: tuple[int, ...] | None = None,
 ) -> FollowVerdict:
-    """``judge_follow`` on input that passes its checks (``resolve_trick`` checks
-    the whole trick first, which implies every follow's checks, and passes the
-    lead's sorted cards ``lead_key``, which it already has)."""
-    suit_of = order.suit
+    """``judge_follow`` on input that passes its checks (``lead_key``: the lead's
+    sorted cards, when the caller already has them)."""
     led = _led(order, tuple(sorted(lead_t)) if lead_key is None else lead_key, rules.follow_patterns)
-    lay, suit, n, lead_units = led.lay, led.suit, led.cards, led.units
+    return judge_lead(led, hand_t, play_t, order, rules)
+
+
+def judge_lead(
+    led: FollowLead, hand_t: Sequence[int], play_t: Sequence[int] | None, order: TrumpOrder, rules: Rules
+) -> FollowVerdict:
+    """``judge_follow`` against a ``follow_lead`` on input that passes its checks
+    (``resolve_trick`` checks the whole trick first, which implies every follow's
+    checks, and works out the lead once for its three follows)."""
+    form, lay, lead_units = led.form, led.lay, led.units
+    suit, n = form.suit, form.cards
     counts = lay.counts_in(hand_t)
-    ob = _obligation_for(led, counts, rules.follow_draw, rules.protect_longer_tuples)
-    req = ob.requirement
-    example = ob.example
+    req, example, owed_vector = _obligation_for(form, lay, counts, rules.follow_draw, rules.protect_longer_tuples)
     if len(example) < n:  # short of the suit: the lowest other cards complete it
         places, by_place = _lowest_first(order, suit)
         rest = sorted(bytes(hand_t).translate(places))[: n - len(example)]
         example = tuple(order.sorted([*example, *[by_place[p] for p in rest]]))
     if play_t is None:
         return FollowVerdict(None, req, (), example, lead_units, None)
+    suit_of = order.suit
     in_suit = [c for c in play_t if suit_of[c] == suit]
     if len(in_suit) < req.cards:
         return FollowVerdict(
@@ -563,15 +614,15 @@ def judge_checked(
     if owed is None:
         return FollowVerdict(True, req, (), example, lead_units, None)
     play_counts = lay.counts(in_suit)
-    if led.unit is not None:
-        k, pieces = _first_step(lay, play_counts, led.patterns, led.unit, False)
-        reached = _pattern_structure(k, led.patterns, led.unit, n)
+    if form.unit is not None:
+        k, pieces = _first_step(lay, play_counts, form.patterns, form.unit, False)
+        reached = _pattern_structure(k, form.patterns, form.unit, n)
         legal = k + 1 <= (owed.step or 0)
     else:
-        assert ob.vector is not None
-        score, pieces = generic_score(lay, play_counts, led.shape, False)
+        assert owed_vector is not None
+        score, pieces = generic_score(lay, play_counts, form.shape, False)
         reached, vector = _generic_structure(score, pieces, n)
-        legal = vector >= ob.vector
+        legal = vector >= owed_vector
     reasons = () if legal else (_structure_reason(req, owed, reached, lead_units, rules),)
     return FollowVerdict(legal, req, reasons, example, lead_units, reached)
 
@@ -602,14 +653,17 @@ def suit_counts(cards: Sequence[int], order: TrumpOrder, suit: int) -> tuple[int
 
 
 __all__ = [
+    "FollowLead",
     "FollowVerdict",
     "LeadShape",
     "Requirement",
     "Structure",
     "first_step",
+    "follow_lead",
     "generic_score",
     "judge_checked",
     "judge_follow",
+    "judge_lead",
     "lead_shape",
     "suit_counts",
 ]

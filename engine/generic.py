@@ -157,7 +157,7 @@ def generic_score(
 _PAIR_TRACTOR = Shape(2, 2)  # the smallest tractor piece
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=1024)
 def _generic_score(
     lay: Layout, counts: tuple[int, ...], lead: LeadShape, protect: bool
 ) -> tuple[Vector, tuple[Placed, ...]]:

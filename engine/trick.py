@@ -34,8 +34,9 @@ from functools import lru_cache
 
 from engine.cards import card_str, check_copies, points
 from engine.errors import InvalidInput, Problem
-from engine.follow import FollowVerdict, judge_checked
+from engine.follow import FollowVerdict, follow_lead, judge_lead
 from engine.reasons import Reason
+from engine.records import quick_init
 from engine.rules import Rules
 from engine.shapes import (
     Layout,
@@ -47,7 +48,7 @@ from engine.shapes import (
     within_copies,
 )
 from engine.trump import TRUMP, TrumpOrder
-from engine.units import Unit, decompose, mixed_suit_problems
+from engine.units import Unit, decompose, mixed_suit_problems, unit_shapes
 from engine.words import suit_name
 
 ROLES = ("lead", "follow", "ruff", "discard")
@@ -66,6 +67,7 @@ class Arrangement:
     keys: tuple[Key, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class PlayVerdict:
     """One play of the trick."""
@@ -80,6 +82,7 @@ class PlayVerdict:
     follow: FollowVerdict | None = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class TrickResult:
     """The trick's winner (a seat), its points and a verdict per play."""
@@ -127,7 +130,7 @@ def arrangements(
     Empty when the play lacks the lead's structure (it can then never win)."""
     if not cards or len(cards) != sum(u.size for u in lead_units) or not _may_serve(cards, lead_units[0].suit, order):
         return ()
-    return _search(tuple(sorted(cards)), tuple(lead_units), order, rules.wider_shape_beats, rules.decks)
+    return _search(tuple(sorted(cards)), unit_shapes(lead_units), lead_units[0].suit, order, rules.wider_shape_beats, rules.decks)
 
 
 def _may_serve(cards: Sequence[int], led: int, order: TrumpOrder) -> bool:
@@ -142,32 +145,36 @@ def _may_serve(cards: Sequence[int], led: int, order: TrumpOrder) -> bool:
     return True
 
 
+def _singles(cards: Sequence[int], powers: Sequence[int], suit: int, bonus: int) -> Arrangement:
+    """A play over a lead of singles (``powers`` aligned with ``cards``, all of
+    effective suit ``suit``): every card serves a single, strongest first."""
+    if len(cards) == 1:
+        return Arrangement((_single(cards[0], powers[0], suit),), ((bonus, 1, powers[0]),))
+    ranked = sorted(zip(cards, powers, strict=True), key=lambda kp: -kp[1])
+    return Arrangement(tuple([_single(k, p, suit) for k, p in ranked]), tuple([(bonus, 1, p) for _, p in ranked]))
+
+
 def _search(
-    cards: tuple[int, ...], lead_units: tuple[Unit, ...], order: TrumpOrder, wider: bool, decks: int
+    cards: tuple[int, ...], shapes: tuple[tuple[int, int], ...], led: int, order: TrumpOrder, wider: bool, decks: int
 ) -> tuple[Arrangement, ...]:
-    """``arrangements`` of sorted ``cards`` that ``_may_serve``: a depth-first
-    search placing a serving shape in each of the lead's tuple and tractor slots
-    (alike slots in a fixed order), the rest of the cards as its singles."""
-    led = lead_units[0].suit
+    """``arrangements`` of sorted ``cards`` that ``_may_serve`` a lead of units of
+    ``shapes`` (width, length) in suit ``led``: a depth-first search placing a
+    serving shape in each of the lead's tuple and tractor slots (alike slots in
+    a fixed order), the rest of the cards as its singles."""
     suit = order.suit[cards[0]]
     bonus = 1 if suit != led else 0
     power = order.power
-    slots = [i for i, u in enumerate(lead_units) if u.width > 1]
+    slots = [i for i, (width, _) in enumerate(shapes) if width > 1]
     if not slots:  # a lead of singles: every card serves, strongest first
-        ranked = sorted(cards, key=lambda k: -power[k])
-        return (
-            Arrangement(
-                tuple([_single(k, power[k], suit) for k in ranked]), tuple([(bonus, 1, power[k]) for k in ranked])
-            ),
-        )
+        return (_singles(cards, [power[k] for k in cards], suit, bonus),)
     lay = layout(order, suit)
     counts = lay.counts(cards)
-    singles = [i for i, u in enumerate(lead_units) if u.width == 1]
+    singles = [i for i, (width, _) in enumerate(shapes) if width == 1]
     found: list[Arrangement] = []
 
     def finish(served: dict[int, tuple[Shape, tuple[int, ...], int]], vec: tuple[int, ...]) -> None:
-        units: list[Unit | None] = [None] * len(lead_units)
-        keys: list[Key | None] = [None] * len(lead_units)
+        units: list[Unit | None] = [None] * len(shapes)
+        keys: list[Key | None] = [None] * len(shapes)
         for i, (shape, at, rank) in served.items():
             units[i] = _unit(lay, shape, at, rank)
             keys[i] = (bonus, shape.width, rank)
@@ -186,8 +193,8 @@ def _search(
             finish(served, vec)
             return
         i = slots[k]
-        same_as_previous = k > 0 and lead_units[slots[k - 1]].shape == lead_units[i].shape
-        for shape in _serving(lead_units[i].width, lead_units[i].length, wider, decks):
+        same_as_previous = k > 0 and shapes[slots[k - 1]] == shapes[i]
+        for shape in _serving(shapes[i][0], shapes[i][1], wider, decks):
             for at, rank in spots(lay, vec, shape):
                 mark = (shape, at)
                 if same_as_previous and bound is not None and mark > bound:  # type: ignore[operator]
@@ -204,33 +211,38 @@ def _search(
         return tuple(found)
     distinct: dict[tuple[object, ...], Arrangement] = {}
     for arrangement in found:
-        distinct.setdefault(_canonical(arrangement, lead_units), arrangement)
+        distinct.setdefault(_canonical(arrangement, shapes), arrangement)
     return tuple(distinct[key] for key in sorted(distinct, key=repr))
 
 
-def _canonical(arrangement: Arrangement, lead_units: Sequence[Unit]) -> tuple[object, ...]:
+def _canonical(arrangement: Arrangement, shapes: Sequence[tuple[int, int]]) -> tuple[object, ...]:
     """Units of each lead shape as a sorted multiset: input order never matters."""
     groups: dict[tuple[int, int], list[tuple[Key, tuple[int, ...]]]] = {}
-    for unit, key, lead in zip(arrangement.units, arrangement.keys, lead_units, strict=True):
-        groups.setdefault(lead.shape, []).append((key, unit.cards))
+    for unit, key, shape in zip(arrangement.units, arrangement.keys, shapes, strict=True):
+        groups.setdefault(shape, []).append((key, unit.cards))
     return tuple((shape, tuple(sorted(v))) for shape, v in sorted(groups.items()))
 
 
-def _groups(arrangement: Arrangement, lead_units: Sequence[Unit]) -> tuple[tuple[Key, ...], ...]:
+def _groups(arrangement: Arrangement, shapes: Sequence[tuple[int, int]]) -> tuple[tuple[Key, ...], ...]:
     """Keys per lead shape (in a fixed shape order), strongest first."""
     groups: dict[tuple[int, int], list[Key]] = {}
-    for key, lead in zip(arrangement.keys, lead_units, strict=True):
-        groups.setdefault(lead.shape, []).append(key)
+    for key, shape in zip(arrangement.keys, shapes, strict=True):
+        groups.setdefault(shape, []).append(key)
     return tuple(tuple(sorted(groups[s], reverse=True)) for s in sorted(groups))
 
 
 def largest_slots(lead_units: Sequence[Unit]) -> tuple[int, ...]:
     """The lead's largest shape (RULES §6 largest_unit): its tractors, else its
     widest tuples, else its singles — as indices into ``lead_units``."""
-    if any(u.length > 1 for u in lead_units):
-        return tuple(i for i, u in enumerate(lead_units) if u.length > 1)
-    widest = max(u.width for u in lead_units)
-    return tuple(i for i, u in enumerate(lead_units) if u.width == widest)
+    return _largest(unit_shapes(lead_units))
+
+
+def _largest(shapes: Sequence[tuple[int, int]]) -> tuple[int, ...]:
+    """``largest_slots`` of units of ``shapes`` (width, length)."""
+    if any(length > 1 for _, length in shapes):
+        return tuple(i for i, (_, length) in enumerate(shapes) if length > 1)
+    widest = max(width for width, _ in shapes)
+    return tuple(i for i, (width, _) in enumerate(shapes) if width == widest)
 
 
 @dataclass(frozen=True, slots=True)
@@ -254,26 +266,36 @@ def strength(
     """The play's strength over this lead, or None without the lead's structure."""
     units = tuple(lead_units)
     found = arrangements(cards, units, order, rules)
-    return _strength(found, cards, units, largest_slots(units), order, rules.throw_comparison)
+    if not found:
+        return None
+    mode = rules.throw_comparison
+    return _strength(found, unit_shapes(units), largest_slots(units), _highest(cards, units[0].suit, order, mode), mode)
+
+
+def _highest(cards: Sequence[int], led: int, order: TrumpOrder, mode: str) -> tuple[int, int] | None:
+    """``Strength.highest`` of a play that may serve (all of one suit): whether it
+    trumps a plain lead, and its highest power; computed for highest_card only."""
+    if mode != "highest_card":
+        return None
+    power = order.power
+    return (1 if order.suit[cards[0]] != led else 0, max([power[c] for c in cards]))
 
 
 def _strength(
     found: tuple[Arrangement, ...],
-    cards: Sequence[int],
-    lead_units: tuple[Unit, ...],
+    shapes: Sequence[tuple[int, int]],
     largest: tuple[int, ...],
-    order: TrumpOrder,
+    highest: tuple[int, int] | None,
     mode: str,
-) -> Strength | None:
-    if not found:
-        return None
-    led = lead_units[0].suit
+) -> Strength:
+    if len(largest) == 1 and len(found) == 1:
+        value = found[0].keys[largest[0]]
+    else:
+        value = max([max([a.keys[i] for i in largest]) for a in found])
     return Strength(
-        value=max([max([a.keys[i] for i in largest]) for a in found]),
-        highest=max((1 if order.suit[c] != led else 0, order.power[c]) for c in cards)
-        if mode == "highest_card"
-        else None,
-        groups=tuple(_groups(a, lead_units) for a in found) if mode == "all_units" else None,
+        value=value,
+        highest=highest,
+        groups=tuple(_groups(a, shapes) for a in found) if mode == "all_units" else None,
     )
 
 
@@ -345,14 +367,20 @@ def _check(
     problems: list[Problem] = []
     if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader <= 3:
         problems.append(Problem(("leader",), "the leader is a seat 0..3"))
-    if not 1 <= len(plays) <= 4:
-        raise InvalidInput(problems + [Problem(("plays",), f"a trick has 1 to 4 plays, not {len(plays)}")])
+    count = len(plays)
+    if not 1 <= count <= 4:
+        raise InvalidInput(problems + [Problem(("plays",), f"a trick has 1 to 4 plays, not {count}")])
     lead = plays[0]
     if not lead:
         raise InvalidInput(problems + [Problem(("plays", 0), "the lead is empty")])
-    problems += mixed_suit_problems(lead, order, ("plays", 0))
+    suit_of = order.suit
+    first = suit_of[lead[0]]
+    for card in lead:
+        if suit_of[card] != first:
+            problems += mixed_suit_problems(lead, order, ("plays", 0))
+            break
     size = len(lead)
-    for i in range(1, len(plays)):
+    for i in range(1, count):
         if len(plays[i]) != size:
             problems.append(
                 Problem(("plays", i), f"this play has {len(plays[i])} cards; the lead has {size}: plays are equal in size")
@@ -363,24 +391,25 @@ def _check(
         if copies and not within_copies(rules.decks, *plays):
             check_copies([(("plays", i), play) for i, play in enumerate(plays)], rules.decks)
         return
+    seats = [(leader + i) % 4 for i in range(count)]
     held: list[Sequence[int]] = []  # every card in the trick's seats: the hands, and plays without one
     for seat, hand in hands.items():
         if seat in _SEATS:
             held.append(hand)
         else:
             problems.append(Problem(("hands", seat), "a seat is 0..3"))
-    for i, play in enumerate(plays):
-        if (leader + i) % 4 not in hands:
-            held.append(play)
+    unheld = [i for i in range(count) if seats[i] not in hands]
+    for i in unheld:
+        held.append(plays[i])
     if copies and not within_copies(rules.decks, *held):
         sets = [(("hands", seat), hand) for seat, hand in hands.items() if seat in _SEATS]
-        sets += [(("plays", i), play) for i, play in enumerate(plays) if (leader + i) % 4 not in hands]
+        sets += [(("plays", i), plays[i]) for i in unheld]
         try:
             check_copies(sets, rules.decks)
         except InvalidInput as exc:
             problems += exc.problems
     for i, play in enumerate(plays):
-        seat = (leader + i) % 4
+        seat = seats[i]
         if seat not in hands or in_hand(play, hands[seat]):
             continue
         left = Counter(hands[seat])
@@ -394,8 +423,8 @@ def _check(
 
 @dataclass(frozen=True, slots=True, eq=False)
 class _LeadWords:
-    """The lead's words, built once per lead shape and suit (compared by identity:
-    the cache hands out one object per lead, which keys the reason caches)."""
+    """The lead's words, built once per lead form (compared by identity: the
+    cache hands out one object per form, which keys the reason caches)."""
 
     suit_en: str
     suit_zh: str
@@ -403,37 +432,56 @@ class _LeadWords:
     shape_zh: str
 
 
-@lru_cache(maxsize=4096)
-def _lead_words(units: tuple[Unit, ...]) -> _LeadWords:
-    shapes = [Shape(u.width, u.length) for u in units if u.width > 1]
-    singles = sum(1 for u in units if u.width == 1)
-    suit = units[0].suit
+@lru_cache(maxsize=256)
+def _lead_words(shapes: tuple[tuple[int, int], ...], suit: int) -> _LeadWords:
+    pieces = [Shape(width, length) for width, length in shapes if width > 1]
+    singles = sum(1 for width, _ in shapes if width == 1)
     return _LeadWords(
         suit_name(suit, "en"),
         suit_name(suit, "zh"),
-        describe_pieces(shapes, singles, "en"),
-        describe_pieces(shapes, singles, "zh"),
+        describe_pieces(pieces, singles, "en"),
+        describe_pieces(pieces, singles, "zh"),
+    )
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class _Form:
+    """What every play of a trick is measured against (RULES §4, §6), less the
+    lead's cards: the shapes (width, length) of the lead's units in
+    ``decompose``'s order, their effective suit, the slots of its largest shape,
+    whether it is a single unit (else a throw), whether it is all singles, and
+    its words.  One object per form (compared by identity), shared by every lead
+    of that form in every hand: a single, a pair of any suit's cards, …"""
+
+    shapes: tuple[tuple[int, int], ...]
+    suit: int
+    largest: tuple[int, ...]
+    single: bool
+    singles: bool
+    words: _LeadWords
+
+
+@lru_cache(maxsize=256)
+def _form(shapes: tuple[tuple[int, int], ...], suit: int) -> _Form:
+    return _Form(
+        shapes, suit, _largest(shapes), len(shapes) == 1, all(width == 1 for width, _ in shapes),
+        _lead_words(shapes, suit),
     )
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class _Lead:
-    """What every play of a trick is measured against (RULES §4, §6): the lead's
-    units (``decompose``), their effective suit, the slots of its largest shape,
-    whether it is a single unit (else a throw) and its words."""
+    """The lead's units (``decompose``) and its ``_Form``."""
 
     units: tuple[Unit, ...]
-    suit: int
-    largest: tuple[int, ...]
-    single: bool
-    words: _LeadWords
+    form: _Form
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=1024)
 def _lead(key: tuple[int, ...], order: TrumpOrder) -> _Lead:
     """The ``_Lead`` of the lead's cards ``key`` (sorted; checked to be one suit)."""
     units = decompose(key, order)
-    return _Lead(units, units[0].suit, largest_slots(units), len(units) == 1, _lead_words(units))
+    return _Lead(units, _form(unit_shapes(units), units[0].suit))
 
 
 @dataclass(frozen=True, slots=True)
@@ -450,29 +498,53 @@ class _Measure:
 _UNMATCHED = _Measure((), None, None)
 
 
-def _measure(play: Sequence[int], lead: _Lead, order: TrumpOrder, rules: Rules) -> _Measure:
-    if not _may_serve(play, lead.suit, order):
+def _measure(play: Sequence[int], form: _Form, order: TrumpOrder, rules: Rules) -> _Measure:
+    """The play's ``_Measure`` against a lead of ``form`` (cached by value: see
+    ``_arrangements`` and ``_single_arrangements``)."""
+    if not _may_serve(play, form.suit, order):
         return _UNMATCHED
-    return _arrangements(
-        tuple(sorted(play)), lead, order, rules.wider_shape_beats, rules.decks, rules.throw_comparison
-    )
+    cards = tuple(sorted(play)) if len(play) > 1 else tuple(play)
+    if form.singles:
+        power = order.power
+        return _single_arrangements(
+            cards, form, tuple([power[c] for c in cards]), order.suit[cards[0]], rules.throw_comparison
+        )
+    return _arrangements(cards, form, order, rules.wider_shape_beats, rules.decks, rules.throw_comparison)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)
 def _arrangements(
-    cards: tuple[int, ...], lead: _Lead, order: TrumpOrder, wider: bool, decks: int, mode: str
+    cards: tuple[int, ...], form: _Form, order: TrumpOrder, wider: bool, decks: int, mode: str
 ) -> _Measure:
-    """``_measure`` of sorted ``cards`` that ``_may_serve`` (cached per play and lead)."""
-    found = _search(cards, lead.units, order, wider, decks)
+    """``_measure`` of sorted ``cards`` that ``_may_serve`` a lead of ``form``
+    with tuples or tractors (cached per play and lead form, not the lead's cards)."""
+    found = _search(cards, form.shapes, form.suit, order, wider, decks)
     if not found:
         return _UNMATCHED
-    return _Measure(
-        found, _strength(found, cards, lead.units, lead.largest, order, mode), _strongest(found, lead.largest)
-    )
+    return _measured(found, form, _highest(cards, form.suit, order, mode), mode)
+
+
+@lru_cache(maxsize=2048)
+def _single_arrangements(
+    cards: tuple[int, ...], form: _Form, powers: tuple[int, ...], suit: int, mode: str
+) -> _Measure:
+    """``_measure`` of sorted ``cards`` of effective suit ``suit`` and powers
+    ``powers`` that ``_may_serve`` a lead of singles: nothing else of the order
+    matters then (``_search``), so it is cached by those values, which recur
+    across hands and trumps."""
+    bonus = 1 if suit != form.suit else 0
+    found = (_singles(cards, powers, suit, bonus),)
+    return _measured(found, form, (bonus, max(powers)) if mode == "highest_card" else None, mode)
+
+
+def _measured(
+    found: tuple[Arrangement, ...], form: _Form, highest: tuple[int, int] | None, mode: str
+) -> _Measure:
+    return _Measure(found, _strength(found, form.shapes, form.largest, highest, mode), _strongest(found, form.largest))
 
 
 def _contest(
-    plays: Sequence[Sequence[int]], lead: _Lead, order: TrumpOrder, rules: Rules
+    plays: Sequence[Sequence[int]], form: _Form, order: TrumpOrder, rules: Rules
 ) -> tuple[list[_Measure], list[bool], int]:
     """Who wins (RULES §6): the one code path that decides, for ``resolve_trick``
     and ``trick_winner`` alike, on input ``_check`` passed.
@@ -481,13 +553,13 @@ def _contest(
     and the index of the winning play.  The lead stands first; a later play
     takes over only if it is strictly ``stronger`` (ties go to the earlier play).
     """
-    measures = [_measure(play, lead, order, rules) for play in plays]
+    measures = [_measure(play, form, order, rules) for play in plays]
     top = measures[0].strength
     won = [False] * len(plays)
     best = 0
     for i in range(1, len(plays)):
         power = measures[i].strength
-        if power is not None and stronger(power, top, lead.single, rules):
+        if power is not None and stronger(power, top, form.single, rules):
             won[i], best, top = True, i, power
     return measures, won, best
 
@@ -511,7 +583,7 @@ def trick_winner(
     3
     """
     _check(leader, plays, order, rules, None, copies)
-    return (leader + _contest(plays, _lead(tuple(sorted(plays[0])), order), order, rules)[2]) % 4
+    return (leader + _contest(plays, _lead(tuple(sorted(plays[0])), order).form, order, rules)[2]) % 4
 
 
 def _role(i: int, play: Sequence[int], led: int, matched: bool, suit_of: tuple[int, ...]) -> str:
@@ -626,12 +698,14 @@ def resolve_trick(
     lead_t = tuple(plays[0])
     lead_key = tuple(sorted(lead_t))
     lead = _lead(lead_key, order)
-    measures, won, best = _contest(plays, lead, order, rules)
-    led, words, single = lead.suit, lead.words, lead.single
+    form = lead.form
+    measures, won, best = _contest(plays, form, order, rules)
+    led, words, single = form.suit, form.words, form.single
     mode = "largest_unit" if single else rules.throw_comparison
     suit_of = order.suit
     best_so_far = leader  # the seat of the best play before the current one
     verdicts: list[PlayVerdict] = []
+    judged = follow_lead(order, lead_key, rules) if hands is not None and len(plays) > 1 else None
     for i, play in enumerate(plays):
         seat = (leader + i) % 4
         measure = measures[i]
@@ -648,7 +722,8 @@ def resolve_trick(
                 else:
                     reasons.append(_THROW_NOT_JUDGED)
             else:
-                follow = judge_checked(lead_t, hands[seat], play, order, rules, lead_key)
+                assert judged is not None
+                follow = judge_lead(judged, hands[seat], play, order, rules)
                 legal = follow.legal
                 reasons += follow.reasons
         verdicts.append(

@@ -156,7 +156,7 @@ def _best_tractor(
     return Unit(best_width, len(best_kinds), tuple(order.sorted(best_kinds * best_width)), best_rank, suit)
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
 def _decompose(cards: tuple[int, ...], order: TrumpOrder) -> tuple[Unit, ...]:
     counts: dict[int, int] = {}
     for card in cards:
@@ -203,6 +203,11 @@ def decompose(cards: Iterable[int], order: TrumpOrder) -> tuple[Unit, ...]:
     if len({order.suit[c] for c in key}) != 1:
         raise ValueError("cards of several effective suits do not form units")
     return _decompose(key, order)
+
+
+def unit_shapes(units: Iterable[Unit]) -> tuple[tuple[int, int], ...]:
+    """The (width, length) of each unit, in order: a lead's form without its cards."""
+    return tuple([(u.width, u.length) for u in units])
 
 
 def effective_suits(cards: Iterable[int], order: TrumpOrder) -> set[int]:
