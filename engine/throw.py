@@ -25,15 +25,15 @@ a millisecond.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, fields
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
-from typing import Any
 
 from engine.cards import KINDS, card_str, check_copies
 from engine.errors import InvalidInput, Problem
 from engine.reasons import Reason
+from engine.records import quick_init
 from engine.rules import Rules
 from engine.trump import TrumpOrder
 from engine.units import Unit, decompose, mixed_suit_problems
@@ -45,17 +45,8 @@ _KINDS = frozenset(range(KINDS))
 _NO_RANK = -(1 << 30)  # below every rank
 
 
-# Blocker, FailedUnit and ThrowVerdict are frozen slotted dataclasses whose
-# __init__ stores each field through its slot's own setter, as the generated
-# __init__ does through object.__setattr__ but cheaper (a verdict makes many).
-
-
-def _slot_setters(cls: type) -> Iterator[Callable[[object, Any], None]]:
-    """The setters of a slotted dataclass's fields, in field order."""
-    return (vars(cls)[f.name].__set__ for f in fields(cls))
-
-
-@dataclass(frozen=True, slots=True, init=False)
+@quick_init  # a verdict makes many: engine.records
+@dataclass(frozen=True, slots=True)
 class Blocker:
     """A seat that can beat a thrown unit, and the cards it would use (high → low).
 
@@ -70,32 +61,14 @@ class Blocker:
     length: int
     wider_shape: bool = False
 
-    def __init__(
-        self, seat: int, cards: tuple[int, ...], width: int, length: int, wider_shape: bool = False
-    ) -> None:
-        _set_seat(self, seat)
-        _set_cards(self, cards)
-        _set_width(self, width)
-        _set_length(self, length)
-        _set_wider_shape(self, wider_shape)
 
-
-_set_seat, _set_cards, _set_width, _set_length, _set_wider_shape = _slot_setters(Blocker)
-
-
-@dataclass(frozen=True, slots=True, init=False)
+@quick_init  # a verdict makes many: engine.records
+@dataclass(frozen=True, slots=True)
 class FailedUnit:
     """A thrown unit some other seat can beat, with every seat that can."""
 
     unit: Unit
     beaten_by: tuple[Blocker, ...]
-
-    def __init__(self, unit: Unit, beaten_by: tuple[Blocker, ...]) -> None:
-        _set_unit(self, unit)
-        _set_beaten_by(self, beaten_by)
-
-
-_set_unit, _set_beaten_by = _slot_setters(FailedUnit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +90,8 @@ class Penalty:
 _NO_PENALTY = Penalty("none")
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@quick_init  # a verdict makes many: engine.records
+@dataclass(frozen=True, slots=True)
 class ThrowVerdict:
     """Does the lead stand; if not, which unit is forced and what it costs.
 
@@ -134,34 +108,6 @@ class ThrowVerdict:
     forced_play: tuple[int, ...]
     penalty: Penalty
     reasons: tuple[Reason, ...]
-
-    def __init__(
-        self,
-        leader: int,
-        suit: int,
-        valid: bool,
-        units: tuple[Unit, ...],
-        failed_units: tuple[FailedUnit, ...],
-        forced_unit: Unit | None,
-        forced_play: tuple[int, ...],
-        penalty: Penalty,
-        reasons: tuple[Reason, ...],
-    ) -> None:
-        _set_leader(self, leader)
-        _set_suit(self, suit)
-        _set_valid(self, valid)
-        _set_units(self, units)
-        _set_failed_units(self, failed_units)
-        _set_forced_unit(self, forced_unit)
-        _set_forced_play(self, forced_play)
-        _set_penalty(self, penalty)
-        _set_reasons(self, reasons)
-
-
-(
-    _set_leader, _set_suit, _set_valid, _set_units, _set_failed_units, _set_forced_unit, _set_forced_play,
-    _set_penalty, _set_reasons,
-) = _slot_setters(ThrowVerdict)
 
 
 # ---------------------------------------------------------------- explanations
