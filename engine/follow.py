@@ -173,6 +173,7 @@ def _alternative_shapes(alt: tuple[Shape, ...], n: int) -> tuple[tuple[tuple[int
     )
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Requirement:
     """What the hand obliges: led-suit cards owed and the structure owed.
@@ -261,7 +262,7 @@ def lead_shape(units: Sequence[Unit]) -> LeadShape:
 def _generic_structure(score: Vector, pieces: Sequence[Placed], n: int) -> tuple[Structure, Vector]:
     """The structure a generic score and its arrangement ``pieces`` describe, and
     its vector (``_vector``)."""
-    return _generic_structure_of(score, tuple([(p.shape.width, p.shape.length) for p in pieces]), n)
+    return _generic_structure_of(score, tuple([(p.shape.width, p.shape.length) for p in pieces]) if pieces else (), n)
 
 
 @lru_cache(maxsize=4096)
@@ -369,6 +370,7 @@ def _led_form(shapes: tuple[tuple[int, int], ...], suit: int, follow_patterns: s
     return _LedForm(suit, sum(width * length for width, length in shapes), shape, unit, follow_patterns)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class FollowLead:
     """A lead as every follower is judged against it, worked out once per lead:

@@ -149,7 +149,7 @@ def generic_score(
 ) -> tuple[Vector, tuple[Placed, ...]]:
     """The best score ``(T, N_W, …, N_2)`` of ``counts`` against ``lead`` and
     one arrangement achieving it (tractor pieces, then tuples)."""
-    if lead.widest < 2:  # a lead of singles: nothing to score
+    if lead._widest < 2:  # a lead of singles: nothing to score
         return (), ()
     return _generic_score(lay, counts, lead, protect)
 

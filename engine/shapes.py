@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import product
 
+from engine.records import quick_init
 from engine.trump import TrumpOrder
 from engine.words import shape_name, zh_number
 
@@ -158,6 +159,7 @@ def usable(count: int, width: int, protect: bool) -> bool:
     return count == width if protect else count >= width
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Placed:
     """A shape realised by particular kinds (layout indices, low → high)."""
@@ -350,14 +352,19 @@ def form_planned(
 
 def fill(lay: Layout, counts: Sequence[int], used: Sequence[int], n: int) -> list[int]:
     """``n`` cards: the cards ``used`` plus the lowest remaining ones of ``counts``."""
-    vec = list(counts)
-    for c in used:
-        vec[lay.index[c]] -= 1
     out = list(used)
-    for i in range(len(vec)):
-        while vec[i] and len(out) < n:
-            out.append(lay.kinds[i])
-            vec[i] -= 1
+    if len(out) >= n:
+        return out
+    vec = list(counts)
+    index = lay.index
+    for c in used:
+        vec[index[c]] -= 1
+    kinds = lay.kinds
+    for i, c in enumerate(vec):
+        if c:
+            out += [kinds[i]] * min(c, n - len(out))
+            if len(out) >= n:
+                break
     return out
 
 

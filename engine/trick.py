@@ -36,7 +36,7 @@ from engine.cards import card_str, check_copies, points
 from engine.errors import InvalidInput, Problem
 from engine.follow import FollowVerdict, follow_lead, judge_lead
 from engine.reasons import Reason
-from engine.records import quick_init
+from engine.records import ValueCache, quick_init
 from engine.rules import Rules
 from engine.shapes import (
     Layout,
@@ -56,6 +56,7 @@ _POINTS = tuple(points(k) for k in range(54))
 Key = tuple[int, int, int]  # (trump over a plain lead, width of the serving shape, rank)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Arrangement:
     """One way a play is arranged into the lead's units.
@@ -245,6 +246,7 @@ def _largest(shapes: Sequence[tuple[int, int]]) -> tuple[int, ...]:
     return tuple(i for i, (width, _) in enumerate(shapes) if width == widest)
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Strength:
     """What the comparisons need of a play with the lead's structure.
@@ -457,18 +459,20 @@ class _Form:
     suit: int
     largest: tuple[int, ...]
     single: bool
-    singles: bool
+    tractors: bool  # has a tractor
+    singles: bool  # all singles
     words: _LeadWords
 
 
 @lru_cache(maxsize=256)
 def _form(shapes: tuple[tuple[int, int], ...], suit: int) -> _Form:
     return _Form(
-        shapes, suit, _largest(shapes), len(shapes) == 1, all(width == 1 for width, _ in shapes),
-        _lead_words(shapes, suit),
+        shapes, suit, _largest(shapes), len(shapes) == 1, any(length > 1 for _, length in shapes),
+        all(width == 1 for width, _ in shapes), _lead_words(shapes, suit),
     )
 
 
+@quick_init
 @dataclass(frozen=True, slots=True, eq=False)
 class _Lead:
     """The lead's units (``decompose``) and its ``_Form``."""
@@ -484,6 +488,7 @@ def _lead(key: tuple[int, ...], order: TrumpOrder) -> _Lead:
     return _Lead(units, _form(unit_shapes(units), units[0].suit))
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class _Measure:
     """A play measured against the lead: its ``arrangements`` (empty without the
@@ -499,17 +504,22 @@ _UNMATCHED = _Measure((), None, None)
 
 
 def _measure(play: Sequence[int], form: _Form, order: TrumpOrder, rules: Rules) -> _Measure:
-    """The play's ``_Measure`` against a lead of ``form`` (cached by value: see
-    ``_arrangements`` and ``_single_arrangements``)."""
+    """The play's ``_Measure`` against a lead of ``form``, cached by value: by the
+    play and the lead's form (not its cards), and without a tractor in the lead
+    by the play's powers and suit (not the whole order)."""
     if not _may_serve(play, form.suit, order):
         return _UNMATCHED
     cards = tuple(sorted(play)) if len(play) > 1 else tuple(play)
+    mode = rules.throw_comparison
+    if form.tractors:
+        return _arrangements(cards, form, order, rules.wider_shape_beats, rules.decks, mode)
+    power = order.power
+    powers = tuple([power[c] for c in cards])
+    suit = order.suit[cards[0]]
     if form.singles:
-        power = order.power
-        return _single_arrangements(
-            cards, form, tuple([power[c] for c in cards]), order.suit[cards[0]], rules.throw_comparison
-        )
-    return _arrangements(cards, form, order, rules.wider_shape_beats, rules.decks, rules.throw_comparison)
+        return _single_arrangements(cards, form, powers, suit, mode)
+    key = (cards, form, powers, suit, mode)
+    return _TUPLE_ARRANGEMENTS.get(key) or _TUPLE_ARRANGEMENTS.keep(key, _tuple_arrangements(cards, form, order, mode))
 
 
 @lru_cache(maxsize=2048)
@@ -517,8 +527,25 @@ def _arrangements(
     cards: tuple[int, ...], form: _Form, order: TrumpOrder, wider: bool, decks: int, mode: str
 ) -> _Measure:
     """``_measure`` of sorted ``cards`` that ``_may_serve`` a lead of ``form``
-    with tuples or tractors (cached per play and lead form, not the lead's cards)."""
+    with a tractor (cached per play and lead form, not the lead's cards)."""
     found = _search(cards, form.shapes, form.suit, order, wider, decks)
+    if not found:
+        return _UNMATCHED
+    return _measured(found, form, _highest(cards, form.suit, order, mode), mode)
+
+
+_TUPLE_ARRANGEMENTS: ValueCache[tuple[object, ...], _Measure] = ValueCache(2048)
+"""``_tuple_arrangements`` by value: the play's cards, the lead's form, the
+cards' powers, their effective suit and the comparison mode."""
+
+
+def _tuple_arrangements(cards: tuple[int, ...], form: _Form, order: TrumpOrder, mode: str) -> _Measure:
+    """``_measure`` of sorted ``cards`` that ``_may_serve`` a lead of tuples and
+    singles, no tractor: each of its slots takes a tuple of its own width
+    (``_serving``) wherever it lies in the order, so the result depends on the
+    cards, their powers and effective suit alone, which recur across hands and
+    trumps (``_TUPLE_ARRANGEMENTS``); the order only lays the cards out."""
+    found = _search(cards, form.shapes, form.suit, order, False, 1)
     if not found:
         return _UNMATCHED
     return _measured(found, form, _highest(cards, form.suit, order, mode), mode)
@@ -600,8 +627,19 @@ def _role(i: int, play: Sequence[int], led: int, matched: bool, suit_of: tuple[i
 
 
 @lru_cache(maxsize=4096)
+def _play_reasons(
+    role: str, words: _LeadWords, throw: bool, seat: int, matched: bool, won: bool, best_seat: int, mode: str
+) -> tuple[Reason, ...]:
+    """A play's reasons in the trick: its role and, for a follow or a ruff, how
+    it compared with the best play so far (cached by value: a few dozen per lead form)."""
+    role_reason = _role_reason(role, words, throw, seat)
+    if role == "follow" or role == "ruff":
+        return (role_reason, _compare_reason(matched, won, best_seat, words, mode))
+    return (role_reason,)
+
+
 def _role_reason(role: str, words: _LeadWords, throw: bool, seat: int) -> Reason:
-    """The reason for a play's role (cached by value: a few dozen texts per lead)."""
+    """The reason for a play's role."""
     if role == "lead":
         return Reason(
             "trick.lead",
@@ -637,9 +675,8 @@ _HOW = {
 }
 
 
-@lru_cache(maxsize=4096)
 def _compare_reason(matched: bool, won: bool, best_seat: int, words: _LeadWords, mode: str) -> Reason:
-    """How a follow or ruff compared with the best play so far (cached by value)."""
+    """How a follow or ruff compared with the best play so far."""
     how = _HOW[mode]
     if not matched:
         return Reason(
@@ -695,24 +732,23 @@ def resolve_trick(
     (3, 30, ['lead', 'ruff', 'follow', 'ruff'])
     """
     _check(leader, plays, order, rules, hands)
-    lead_t = tuple(plays[0])
-    lead_key = tuple(sorted(lead_t))
+    lead_key = tuple(sorted(plays[0]))
     lead = _lead(lead_key, order)
     form = lead.form
     measures, won, best = _contest(plays, form, order, rules)
     led, words, single = form.suit, form.words, form.single
+    throw = not single
     mode = "largest_unit" if single else rules.throw_comparison
     suit_of = order.suit
+    judged = follow_lead(order, lead_key, rules) if hands is not None and len(plays) > 1 else None
     best_so_far = leader  # the seat of the best play before the current one
     verdicts: list[PlayVerdict] = []
-    judged = follow_lead(order, lead_key, rules) if hands is not None and len(plays) > 1 else None
     for i, play in enumerate(plays):
         seat = (leader + i) % 4
         measure = measures[i]
-        role = _role(i, play, led, bool(measure.found), suit_of)
-        reasons = [_role_reason(role, words, not single, seat)]
-        if role == "follow" or role == "ruff":
-            reasons.append(_compare_reason(bool(measure.found), won[i], best_so_far, words, mode))
+        matched = measure.strength is not None
+        role = _role(i, play, led, matched, suit_of)
+        reasons = _play_reasons(role, words, throw, seat, matched, won[i], best_so_far, mode)
         legal: bool | None = None
         follow: FollowVerdict | None = None
         if hands is not None and seat in hands:
@@ -720,7 +756,7 @@ def resolve_trick(
                 if single:
                     legal = True
                 else:
-                    reasons.append(_THROW_NOT_JUDGED)
+                    reasons += (_THROW_NOT_JUDGED,)
             else:
                 assert judged is not None
                 follow = judge_lead(judged, hands[seat], play, order, rules)
@@ -728,7 +764,8 @@ def resolve_trick(
                 reasons += follow.reasons
         verdicts.append(
             PlayVerdict(
-                seat, tuple(order.sorted(play)), role, won[i], legal, tuple(reasons), measure.units, follow
+                seat, tuple(play) if len(play) == 1 else tuple(order.sorted(play)), role, won[i], legal, reasons,
+                measure.units, follow,
             )
         )
         if won[i]:

@@ -17,9 +17,11 @@ from functools import lru_cache
 
 from engine.cards import card_str
 from engine.errors import Problem
+from engine.records import quick_init
 from engine.trump import SUIT_LABELS, TrumpOrder
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Unit:
     """One combination: ``length`` tuples of ``width`` identical cards.
@@ -182,12 +184,28 @@ def _decompose(cards: tuple[int, ...], order: TrumpOrder) -> tuple[Unit, ...]:
                 counts[kind] = left
             else:
                 del counts[kind]
-    # No tractor is left (and none can form as cards leave): each step takes the
-    # whole tuple of one kind, the largest, then the highest (then the lowest kind).
-    for _, _, kind in sorted([(-c, -power[k], k) for k, c in counts.items()]):
-        c = counts[kind]
-        units.append(Unit(c, 1, (kind,) * c, power[kind], suit))
+    units += _tuples(counts, power, suit)
     return tuple(units)
+
+
+def _tuples(counts: Mapping[int, int], power: Mapping[int, int] | Sequence[int], suit: int) -> list[Unit]:
+    """No tractor is left (and none can form as cards leave): each step takes the
+    whole tuple of one kind, the largest, then the highest (then the lowest kind)."""
+    return [
+        Unit(counts[kind], 1, (kind,) * counts[kind], power[kind], suit)
+        for _, _, kind in sorted([(-c, -power[k], k) for k, c in counts.items()])
+    ]
+
+
+@lru_cache(maxsize=1024)
+def _tuples_only(cards: tuple[int, ...], powers: tuple[int, ...], suit: int) -> tuple[Unit, ...]:
+    """``_decompose`` of sorted ``cards`` (``powers`` aligned) holding at most one
+    kind twice: no tractor can form, so only the cards' powers matter, not the
+    order's steps — cached by those values, which recur across hands and trumps."""
+    counts: dict[int, int] = {}
+    for card in cards:
+        counts[card] = counts.get(card, 0) + 1
+    return tuple(_tuples(counts, dict(zip(cards, powers, strict=True)), suit))
 
 
 def decompose(cards: Iterable[int], order: TrumpOrder) -> tuple[Unit, ...]:
@@ -200,8 +218,12 @@ def decompose(cards: Iterable[int], order: TrumpOrder) -> tuple[Unit, ...]:
     key = tuple(sorted(cards))
     if not key:
         raise ValueError("nothing to decompose")
-    if len({order.suit[c] for c in key}) != 1:
+    suit_of = order.suit
+    if len({suit_of[c] for c in key}) != 1:
         raise ValueError("cards of several effective suits do not form units")
+    if len(key) - len(set(key)) <= 1:  # a tractor needs two kinds held twice
+        power = order.power
+        return _tuples_only(key, tuple([power[c] for c in key]), suit_of[key[0]])
     return _decompose(key, order)
 
 
