@@ -173,7 +173,6 @@ def _alternative_shapes(alt: tuple[Shape, ...], n: int) -> tuple[tuple[tuple[int
     )
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class Requirement:
     """What the hand obliges: led-suit cards owed and the structure owed.
@@ -188,6 +187,16 @@ class Requirement:
     cards: int
     rule: str
     structure: Structure | None
+    # worked out once: a requirement keys the wording and JSON caches at every lookup
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(
+            self, "_hash", hash((self.suit, self.lead_cards, self.held, self.cards, self.rule, self.structure))
+        )
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def describe(self) -> Reason:
         """The obligation in words (code ``follow.required``)."""
@@ -298,7 +307,7 @@ def first_step(
     return len(ladder), ()  # pragma: no cover - every list ends with "all singles"
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=1024)
 def _first_step(
     lay: Layout, counts: tuple[int, ...], patterns: str, lead: Shape, protect: bool
 ) -> tuple[int, tuple[Placed, ...]]:

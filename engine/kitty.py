@@ -28,13 +28,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from engine.cards import check_copies, total_points
 from engine.errors import InvalidInput, Problem
 from engine.reasons import Reason
+from engine.records import quick_init
 from engine.rules import Rules
 from engine.shapes import within_copies
-from engine.trick import trick_winner
+from engine.trick import trick_winner_and_lead
 from engine.trump import TRUMP, Trump, TrumpOrder, trump_order
 from engine.units import Unit, decompose
 from engine.words import unit_name
@@ -63,6 +65,7 @@ class Transfer:
     amount: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class KittyResult:
     """The verdict on the kitty.
@@ -169,14 +172,28 @@ def kitty_multiplier(
     >>> kitty_multiplier(lead, preset("two-deck"), False)[0]
     16
     """
-    kind = rules.kitty_multiplier
+    m, unit, reasons = _kitty_multiplier(units, rules.kitty_multiplier, rules.kitty_cap, trumps)
+    return m, unit, list(reasons)
+
+
+@lru_cache(maxsize=1024)
+def _kitty_multiplier(
+    units: tuple[Unit, ...], kind: str, cap: int, trumps: bool
+) -> tuple[int, Unit | None, tuple[Reason, ...]]:
+    """``kitty_multiplier`` for option ``kitty_multiplier`` = ``kind`` and
+    ``kitty_cap`` = ``cap`` (cached by value: last leads recur from hand to hand)."""
+    m, unit, reasons = _multiplier(units, kind, cap, trumps)
+    return m, unit, tuple(reasons)
+
+
+def _multiplier(units: tuple[Unit, ...], kind: str, cap: int, trumps: bool) -> tuple[int, Unit | None, list[Reason]]:
     largest = _largest(units)
     if kind == "lianzhong":
         m, unit, reason = _lianzhong(units)
         return m, unit, [reason]
     if kind == "power_of_two":
         full = 2**largest.size
-        m = min(full, rules.kitty_cap)
+        m = min(full, cap)
         reasons = [
             Reason(
                 "kitty.multiplier.power_of_two",
@@ -188,8 +205,8 @@ def kitty_multiplier(
             reasons.append(
                 Reason(
                     "kitty.multiplier.capped",
-                    f"capped at kitty_cap = {rules.kitty_cap}",
-                    f"最多 {rules.kitty_cap} 倍",
+                    f"capped at kitty_cap = {cap}",
+                    f"最多 {cap} 倍",
                 )
             )
         return m, largest, reasons
@@ -315,8 +332,10 @@ def _verdict(
     kitty: Sequence[int],
     defender_points: int | None,
     won_with_trumps: bool | None,
+    units: tuple[Unit, ...] | None = None,
 ) -> KittyResult:
-    """``kitty_result`` on checked input."""
+    """``kitty_result`` on checked input (``units``: the last lead's, when the
+    caller has already decomposed it)."""
     kind = rules.kitty_multiplier
     lead_in_trumps = order.suit[last_lead[0]] == TRUMP
     trumps = won_with_trumps
@@ -335,7 +354,8 @@ def _verdict(
             )
         )
 
-    units = decompose(last_lead, order)
+    if units is None:
+        units = decompose(last_lead, order)
     kitty_pts = total_points(kitty)
     winner_side = side_of(winner, dealer)
     multiplier, unit, reasons = kitty_multiplier(units, rules, bool(trumps))
@@ -463,12 +483,12 @@ def kitty_from_trick(
             rules.decks,
         )
     try:
-        winner = trick_winner(leader, plays, order, rules, copies=False)
+        winner, units = trick_winner_and_lead(leader, plays, order, rules, copies=False)
     except InvalidInput as exc:
         raise exc.under("last_trick") from None
     lead_path = ("last_trick", "plays", 0)
     _check(rules, order, dealer, plays[0], winner, kitty, defender_points, lead_path)
     return _verdict(
         rules, order, dealer, plays[0], winner, kitty, defender_points,
-        played_with_trumps(plays[(winner - leader) % 4], order),
+        played_with_trumps(plays[(winner - leader) % 4], order), units,
     )

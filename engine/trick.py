@@ -609,8 +609,17 @@ def trick_winner(
     ...              order, rules)
     3
     """
+    return trick_winner_and_lead(leader, plays, order, rules, copies=copies)[0]
+
+
+def trick_winner_and_lead(
+    leader: int, plays: Sequence[Sequence[int]], order: TrumpOrder, rules: Rules, *, copies: bool = True
+) -> tuple[int, tuple[Unit, ...]]:
+    """``trick_winner`` and the lead's units (``decompose``), worked out on the
+    way: for callers that need both (``engine.kitty.kitty_from_trick``)."""
     _check(leader, plays, order, rules, None, copies)
-    return (leader + _contest(plays, _lead(tuple(sorted(plays[0])), order).form, order, rules)[2]) % 4
+    lead = _lead(tuple(sorted(plays[0])), order)
+    return (leader + _contest(plays, lead.form, order, rules)[2]) % 4, lead.units
 
 
 def _role(i: int, play: Sequence[int], led: int, matched: bool, suit_of: tuple[int, ...]) -> str:

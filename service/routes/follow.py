@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from marshmallow import Schema
@@ -25,13 +26,18 @@ class FollowRequest(Schema):
 _schema = FollowRequest()
 
 
+@lru_cache(maxsize=1024)
 def structure_json(structure: Structure | None, lang: str) -> dict[str, Any] | None:
+    """A structure as API.md shows it, cached by value: the few that recur are
+    rendered once, and a response only ever reads the dict it is given."""
     if structure is None:
         return None
     return structure.as_json() | {"text": structure.text(lang)}
 
 
+@lru_cache(maxsize=1024)
 def requirement_json(req: Requirement, lang: str) -> dict[str, Any]:
+    """A requirement as API.md shows it, cached by value (as ``structure_json``)."""
     return req.as_json() | {"text": req.describe().message(lang)}
 
 

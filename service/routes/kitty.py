@@ -17,6 +17,7 @@ from service.fields import CardsField, PlaysField, RulesField, SeatField, Strict
 from service.metrics import count_verdict
 from service.render import unit_json
 from service.routes.settle import PointsField
+from service.routes.trick import units_json
 
 
 class LastTrick(Schema):
@@ -74,7 +75,7 @@ def kitty_json(result: KittyResult, lang: str) -> dict[str, Any]:
         "winner_side": result.winner_side,
         "won_with_trumps": result.won_with_trumps,
         "unit": None if result.unit is None else unit_json(result.unit),
-        "lead_units": [unit_json(u) for u in result.lead_units],
+        "lead_units": units_json(result.lead_units),
         "transfer": None
         if transfer is None
         else {

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from marshmallow import Schema
 
 from engine.trick import PlayVerdict, TrickResult, resolve_trick
 from engine.trump import SUIT_LABELS, trump_order
+from engine.units import Unit
 from service.api import json_response, language, load, reasons_json, v1, with_language
 from service.fields import HandsField, PlaysField, RulesField, SeatField, TrumpField
 from service.metrics import count_verdict
@@ -25,6 +27,13 @@ class TrickRequest(Schema):
 _schema = TrickRequest()
 
 
+@lru_cache(maxsize=1024)
+def units_json(units: tuple[Unit, ...]) -> list[dict[str, Any]]:
+    """Units as API.md shows them, cached by value: the units of a lead or of a
+    play's arrangement recur from hand to hand, and a response only reads them."""
+    return [unit_json(u) for u in units]
+
+
 def play_json(play: PlayVerdict, lang: str) -> dict[str, Any]:
     units = play.units
     return {
@@ -34,7 +43,7 @@ def play_json(play: PlayVerdict, lang: str) -> dict[str, Any]:
         "beats_previous_best": play.beats_previous_best,
         "legal": play.legal,
         "reasons": reasons_json(play.reasons, lang),
-        "units": None if units is None else [unit_json(u) for u in units],
+        "units": None if units is None else units_json(units),
     }
 
 
@@ -45,7 +54,7 @@ def trick_json(result: TrickResult, lang: str) -> dict[str, Any]:
         "team": [winner % 2, winner % 2 + 2],
         "points": result.points,
         "suit": SUIT_LABELS[result.suit],
-        "lead_units": [unit_json(u) for u in result.lead_units],
+        "lead_units": units_json(result.lead_units),
         "plays": [play_json(p, lang) for p in result.plays],
     }
 
