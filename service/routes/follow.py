@@ -12,7 +12,8 @@ from engine.trump import trump_order
 from service.api import json_response, language, load, reasons_json, v1, with_language
 from service.fields import CardsField, RulesField, TrumpField
 from service.metrics import count_verdict
-from service.render import cards_json, unit_json
+from service.render import cards_json
+from service.routes.trick import units_json
 
 
 class FollowRequest(Schema):
@@ -47,7 +48,7 @@ def follow_json(verdict: FollowVerdict, lang: str) -> dict[str, Any]:
         "required": requirement_json(verdict.required, lang),
         "reasons": reasons_json(verdict.reasons, lang),
         "example": cards_json(verdict.example),
-        "lead_units": [unit_json(u) for u in verdict.lead_units],
+        "lead_units": units_json(verdict.lead_units),
         "reached": structure_json(verdict.reached, lang),
     }
 
