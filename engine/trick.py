@@ -369,20 +369,14 @@ def _check(
     problems: list[Problem] = []
     if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader <= 3:
         problems.append(Problem(("leader",), "the leader is a seat 0..3"))
-    count = len(plays)
-    if not 1 <= count <= 4:
-        raise InvalidInput(problems + [Problem(("plays",), f"a trick has 1 to 4 plays, not {count}")])
+    if not 1 <= len(plays) <= 4:
+        raise InvalidInput(problems + [Problem(("plays",), f"a trick has 1 to 4 plays, not {len(plays)}")])
     lead = plays[0]
     if not lead:
         raise InvalidInput(problems + [Problem(("plays", 0), "the lead is empty")])
-    suit_of = order.suit
-    first = suit_of[lead[0]]
-    for card in lead:
-        if suit_of[card] != first:
-            problems += mixed_suit_problems(lead, order, ("plays", 0))
-            break
+    problems += mixed_suit_problems(lead, order, ("plays", 0))
     size = len(lead)
-    for i in range(1, count):
+    for i in range(1, len(plays)):
         if len(plays[i]) != size:
             problems.append(
                 Problem(("plays", i), f"this play has {len(plays[i])} cards; the lead has {size}: plays are equal in size")
@@ -393,25 +387,24 @@ def _check(
         if copies and not within_copies(rules.decks, *plays):
             check_copies([(("plays", i), play) for i, play in enumerate(plays)], rules.decks)
         return
-    seats = [(leader + i) % 4 for i in range(count)]
     held: list[Sequence[int]] = []  # every card in the trick's seats: the hands, and plays without one
     for seat, hand in hands.items():
         if seat in _SEATS:
             held.append(hand)
         else:
             problems.append(Problem(("hands", seat), "a seat is 0..3"))
-    unheld = [i for i in range(count) if seats[i] not in hands]
-    for i in unheld:
-        held.append(plays[i])
+    for i, play in enumerate(plays):
+        if (leader + i) % 4 not in hands:
+            held.append(play)
     if copies and not within_copies(rules.decks, *held):
         sets = [(("hands", seat), hand) for seat, hand in hands.items() if seat in _SEATS]
-        sets += [(("plays", i), plays[i]) for i in unheld]
+        sets += [(("plays", i), play) for i, play in enumerate(plays) if (leader + i) % 4 not in hands]
         try:
             check_copies(sets, rules.decks)
         except InvalidInput as exc:
             problems += exc.problems
     for i, play in enumerate(plays):
-        seat = seats[i]
+        seat = (leader + i) % 4
         if seat not in hands or in_hand(play, hands[seat]):
             continue
         left = Counter(hands[seat])
