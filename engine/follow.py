@@ -607,11 +607,12 @@ def judge_lead(
     checks, and works out the lead once for its three follows)."""
     form, lay, lead_units = led.form, led.lay, led.units
     suit, n = form.suit, form.cards
-    counts = lay.counts_in(hand_t)
+    held = bytes(hand_t)
+    counts = lay.counts_in(held)
     req, example, owed_vector = _obligation_for(form, lay, counts, rules.follow_draw, rules.protect_longer_tuples)
     if len(example) < n:  # short of the suit: the lowest other cards complete it
         places, by_place = _lowest_first(order, suit)
-        rest = sorted(bytes(hand_t).translate(places))[: n - len(example)]
+        rest = sorted(held.translate(places))[: n - len(example)]
         example = tuple(order.sorted([*example, *[by_place[p] for p in rest]]))
     if play_t is None:
         return FollowVerdict(None, req, (), example, lead_units, None)
