@@ -104,28 +104,12 @@ def reasons_json(reasons: Iterable[Reason], lang: str) -> list[dict[str, str]]:
 def json_response(obj: Any, lang: str | None = None) -> Response:
     """``jsonify(obj)`` without the app lookups: orjson bytes, application/json.
 
-    With ``lang``, also the headers ``with_language`` adds (``Content-Language``,
-    ``Vary: Accept-Language``), appended at once: a new response has neither.
+    With ``lang``, also ``Content-Language: lang`` and ``Vary: Accept-Language``
+    (API.md), appended at once: a new response has neither.
     """
     resp = Response(orjson.dumps(obj, option=OrjsonProvider.option), content_type="application/json")
     if lang is not None:
         headers = resp.headers
-        headers.add("Content-Language", lang)
-        headers.add("Vary", "Accept-Language")
-    return resp
-
-
-def with_language(resp: Response, lang: str) -> Response:
-    """``resp`` with ``Content-Language: lang`` and ``Accept-Language`` in ``Vary``."""
-    headers = resp.headers
-    present = {key.lower() for key, _ in headers}  # no ``in headers``: a miss raises inside werkzeug
-    if "vary" in present:
-        headers["Content-Language"] = lang
-        resp.vary.add("Accept-Language")
-    elif "content-language" in present:
-        headers["Content-Language"] = lang
-        headers["Vary"] = "Accept-Language"
-    else:  # the usual response (json_response, jsonify): setting either header appends it
         headers.add("Content-Language", lang)
         headers.add("Vary", "Accept-Language")
     return resp

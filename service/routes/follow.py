@@ -9,7 +9,7 @@ from marshmallow import Schema
 
 from engine.follow import FollowVerdict, Requirement, Structure, judge_follow
 from engine.trump import trump_order
-from service.api import json_response, language, load, reasons_json, v1, with_language
+from service.api import json_response, language, load, reasons_json, v1
 from service.fields import CardsField, RulesField, TrumpField
 from service.metrics import count_verdict
 from service.render import cards_json
@@ -61,4 +61,4 @@ def post_follow() -> Any:
     order = trump_order(body["trump"], rules)
     verdict = judge_follow(body["lead"], body["hand"], body["play"], order, rules)
     count_verdict("follow.legal", verdict.legal)
-    return with_language(json_response(follow_json(verdict, lang)), lang)
+    return json_response(follow_json(verdict, lang), lang)

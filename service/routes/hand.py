@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import jsonify
 from marshmallow import Schema, fields, post_load, validate
 
 from engine.audit import HandAudit, TrickAudit, TrickRecord, Violation, audit_hand
-from service.api import language, load, v1, with_language
+from service.api import json_response, language, load, v1
 from service.fields import (
     CardsField,
     HandsField,
@@ -102,5 +101,5 @@ def post_hand() -> Any:
     )
     count_verdict("hand.valid", audit.valid)
     lang = language()
-    return with_language(jsonify(hand_json(audit, lang)), lang)
+    return json_response(hand_json(audit, lang), lang)
 

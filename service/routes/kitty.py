@@ -12,7 +12,7 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validates_schema
 
 from engine.kitty import KittyResult, kitty_from_trick, kitty_result
-from service.api import json_response, language, load, reasons_json, v1, with_language
+from service.api import json_response, language, load, reasons_json, v1
 from service.fields import CardsField, PlaysField, RulesField, SeatField, StrictBoolean, TrumpField
 from service.metrics import count_verdict
 from service.render import unit_json
@@ -108,4 +108,4 @@ def post_kitty() -> Any:
         )
     lang = language()
     count_verdict("kitty.to", result.to)
-    return with_language(json_response(kitty_json(result, lang)), lang)
+    return json_response(kitty_json(result, lang), lang)

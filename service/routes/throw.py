@@ -8,7 +8,7 @@ from marshmallow import Schema
 
 from engine.throw import Blocker, Penalty, ThrowVerdict, judge_throw
 from engine.trump import SUIT_LABELS, trump_order
-from service.api import json_response, language, load, reasons_json, v1, with_language
+from service.api import json_response, language, load, reasons_json, v1
 from service.fields import CardsField, HandsField, RulesField, SeatField, TrumpField
 from service.metrics import count_verdict
 from service.render import cards_json, unit_json
@@ -85,4 +85,4 @@ def post_throw() -> Any:
     verdict = judge_throw(body["leader"], body["lead"], body["hands"], order, rules)
     lang = language()
     count_verdict("throw.valid", verdict.valid)
-    return with_language(json_response(throw_json(verdict, lang)), lang)
+    return json_response(throw_json(verdict, lang), lang)

@@ -10,7 +10,7 @@ from marshmallow import Schema
 from engine.trick import PlayVerdict, TrickResult, resolve_trick
 from engine.trump import SUIT_LABELS, trump_order
 from engine.units import Unit
-from service.api import json_response, language, load, reasons_json, v1, with_language
+from service.api import json_response, language, load, reasons_json, v1
 from service.fields import HandsField, PlaysField, RulesField, SeatField, TrumpField
 from service.metrics import count_verdict
 from service.render import cards_json, unit_json
@@ -67,4 +67,4 @@ def post_trick() -> Any:
     order = trump_order(body["trump"], rules)
     result = resolve_trick(body["leader"], body["plays"], order, rules, body["hands"])
     count_verdict("trick.winning_role", result.plays[(result.winner - result.leader) % 4].role)
-    return with_language(json_response(trick_json(result, lang)), lang)
+    return json_response(trick_json(result, lang), lang)
