@@ -29,7 +29,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from engine.cards import KINDS, check_copies
 from engine.errors import InvalidInput, Problem
@@ -37,8 +37,8 @@ from engine.kitty import KittyResult, kitty_result, played_with_trumps, side_of
 from engine.reasons import Reason
 from engine.rules import Rules
 from engine.settle import Settlement, settle
-from engine.throw import Penalty, ThrowVerdict, judge_throw
-from engine.trick import TrickResult, resolve_trick
+from engine.throw import Penalty, ThrowVerdict, judge_checked_throw
+from engine.trick import TrickResult, resolve_checked
 from engine.trump import Trump, TrumpOrder, trump_order
 from engine.words import cards_text, cards_zh
 
@@ -109,9 +109,20 @@ class HandAudit:
         return found[0] if found else None
 
 
-def _missing(play: Sequence[int], hand: Counter[int]) -> list[int]:
-    need = Counter(play)
-    return sorted(c for c, n in need.items() for _ in range(max(0, n - hand.get(c, 0))))
+def _missing(play: Sequence[int], hand: Sequence[int]) -> list[int]:
+    """The cards of ``play`` that ``hand`` lacks (each copy beyond the hand's)."""
+    if len(play) == 1:
+        return [] if play[0] in hand else list(play)
+    return sorted(c for c in set(play) for _ in range(play.count(c) - hand.count(c)))
+
+
+def _without(hand: list[int], play: Sequence[int]) -> list[int]:
+    """A new list: ``hand`` less the cards of ``play`` it holds."""
+    left = hand.copy()
+    for card in play:
+        if card in left:
+            left.remove(card)
+    return left
 
 
 def _deal_violations(
@@ -169,6 +180,8 @@ def audit_hand(
         Problem(("hands", str(s)), "every seat's starting hand is needed") for s in range(SEATS) if s not in hands
     ]
     for i, t in enumerate(tricks):
+        if isinstance(t.leader, bool) or not isinstance(t.leader, int) or not 0 <= t.leader < SEATS:
+            problems.append(Problem(("tricks", i, "leader"), "the leader is a seat 0..3"))
         if len(t.plays) != SEATS:
             problems.append(Problem(("tricks", i, "plays"), "a trick has four plays, in playing order from the leader"))
     if problems:
@@ -176,17 +189,17 @@ def audit_hand(
     check_copies([(("hands", str(s)), hands[s]) for s in range(SEATS)] + [(("kitty",), kitty)], rules.decks)
     order = trump_order(trump, rules)
     deal = _deal_violations(rules, hands, kitty, strict)
-    remaining = {s: Counter(hands[s]) for s in range(SEATS)}
+    remaining = {s: list(hands[s]) for s in range(SEATS)}  # each trick replaces the lists it changes
     expected = dealer
     trick_points = 0
     penalties: list[Penalty] = []
     audits: list[TrickAudit] = []
     for index, record in enumerate(tricks):
-        audit, gained, penalty = _replay_trick(index, record, expected, remaining, dealer, order, rules)
-        trick_points += gained
+        audit, penalty = _replay_trick(index, record, expected, remaining, dealer, order, rules, trick_points)
+        trick_points = audit.defender_points
         if penalty is not None:
             penalties.append(penalty)
-        audits.append(replace(audit, defender_points=trick_points))
+        audits.append(audit)
         expected = audit.result.winner if audit.result else record.leader
     end = _end_violations(len(tricks), expected, remaining)
     finished = not end and len(kitty) <= rules.kitty_size
@@ -204,12 +217,17 @@ def _replay_trick(
     index: int,
     record: TrickRecord,
     expected: int,
-    remaining: dict[int, Counter[int]],
+    remaining: dict[int, list[int]],
     dealer: int,
     order: TrumpOrder,
     rules: Rules,
-) -> tuple[TrickAudit, int, Penalty | None]:
-    """Judge one trick against the hands as they stand; remove what was played."""
+    points_before: int,
+) -> tuple[TrickAudit, Penalty | None]:
+    """Judge one trick against the hands as they stand; remove what was played.
+
+    Every check ``resolve_trick`` and ``judge_throw`` would make is made here
+    first (reported as a violation, not raised), so when none fails they are
+    called on checked input (``resolve_checked``, ``judge_checked_throw``)."""
     found: list[Violation] = []
     leader = record.leader
     plays = record.plays
@@ -252,7 +270,7 @@ def _replay_trick(
             f"seat {leader}'s lead {'mixes effective suits' if lead else 'has no cards'}: a lead is of one suit (or all trumps)",
             f"{leader} 号位首出的牌{'花色不一' if lead else '为空'}：首出必须是同一门花色（或全是主牌）",
         ))
-    before = {s: list(remaining[s].elements()) for s in range(SEATS)}
+    before = dict(remaining)  # the hands before the trick (the lists are replaced, never changed)
     throw: ThrowVerdict | None = None
     penalty: Penalty | None = None
     gained = 0
@@ -270,7 +288,8 @@ def _replay_trick(
             ))
     if held:
         others = {s: before[s] for s in range(SEATS) if s != leader}
-        throw = judge_throw(leader, list(attempted or lead), others, order, rules)
+        thrown = attempted or lead
+        throw = judge_checked_throw(leader, thrown, order.suit[thrown[0]], others, order, rules)
         if attempted is not None:
             penalty = _check_attempt(index, leader, attempted, lead, throw, violate)
         elif not throw.valid:
@@ -284,26 +303,23 @@ def _replay_trick(
             ))
     result: TrickResult | None = None
     if held:
-        try:
-            result = resolve_trick(leader, [list(p) for p in plays], order, rules, hands=before)
-        except InvalidInput as exc:  # pragma: no cover - every case is checked above
-            violate(leader, Reason("trick.unresolvable", str(exc), str(exc)))
-        if result is not None:
-            for verdict in result.plays[1:]:
-                if verdict.legal is False:
-                    why = next((r for r in verdict.reasons if r.code.startswith("follow.")), verdict.reasons[-1])
-                    violate(verdict.seat, Reason(
-                        "follow.illegal",
-                        f"seat {verdict.seat}'s follow {cards_text(verdict.cards)} is illegal: {why.en}",
-                        f"{verdict.seat} 号位跟牌 {cards_zh(verdict.cards)} 不合规：{why.zh}",
-                    ))
-            if side_of(result.winner, dealer) == DEFENDERS:
-                gained += result.points
+        result = resolve_checked(leader, plays, order, rules, hands=before)
+        for verdict in result.plays[1:]:
+            if verdict.legal is False:
+                why = next((r for r in verdict.reasons if r.code.startswith("follow.")), verdict.reasons[-1])
+                violate(verdict.seat, Reason(
+                    "follow.illegal",
+                    f"seat {verdict.seat}'s follow {cards_text(verdict.cards)} is illegal: {why.en}",
+                    f"{verdict.seat} 号位跟牌 {cards_zh(verdict.cards)} 不合规：{why.zh}",
+                ))
+        if side_of(result.winner, dealer) == DEFENDERS:
+            gained += result.points
     if penalty is not None and penalty.kind == "points_per_card" and penalty.seat is not None:
         gained += penalty.amount if side_of(penalty.seat, dealer) != DEFENDERS else -penalty.amount
     for i, play in enumerate(plays):
-        remaining[(leader + i) % SEATS] -= Counter(play)
-    return TrickAudit(index, leader, expected, result, throw, tuple(found), 0), gained, penalty
+        seat = (leader + i) % SEATS
+        remaining[seat] = _without(remaining[seat], play)
+    return TrickAudit(index, leader, expected, result, throw, tuple(found), points_before + gained), penalty
 
 
 def _check_attempt(
@@ -330,9 +346,9 @@ def _check_attempt(
     return throw.penalty
 
 
-def _end_violations(played: int, expected: int, remaining: dict[int, Counter[int]]) -> list[Violation]:
+def _end_violations(played: int, expected: int, remaining: dict[int, list[int]]) -> list[Violation]:
     """Every card must have been played: a record that stops early is unfinished."""
-    left = {s: sum(c.values()) for s, c in remaining.items() if sum(c.values())}
+    left = {s: len(cards) for s, cards in remaining.items() if cards}
     if not left:
         return []
     text_en = ", ".join(f"seat {s}: {n}" for s, n in left.items())

@@ -479,7 +479,19 @@ def judge_throw(
     >>> v.valid, [card_str(c) for c in v.forced_play], v.failed_units[0].beaten_by[0].seat
     (False, ['9S'], 1)
     """
-    suit = _check(leader, lead, hands, order, rules)
+    return judge_checked_throw(leader, lead, _check(leader, lead, hands, order, rules), hands, order, rules)
+
+
+def judge_checked_throw(
+    leader: int,
+    lead: Sequence[int],
+    suit: int,
+    hands: Mapping[int, Sequence[int]],
+    order: TrumpOrder,
+    rules: Rules,
+) -> ThrowVerdict:
+    """``judge_throw`` on input that passes its checks, the lead of effective
+    ``suit`` (``engine.audit`` checks every lead against the hands itself)."""
     units = decompose(lead, order)
     if len(units) == 1:
         return ThrowVerdict(

@@ -734,6 +734,20 @@ def resolve_trick(
     (3, 30, ['lead', 'ruff', 'follow', 'ruff'])
     """
     _check(leader, plays, order, rules, hands)
+    return resolve_checked(leader, plays, order, rules, hands)
+
+
+def resolve_checked(
+    leader: int,
+    plays: Sequence[Sequence[int]],
+    order: TrumpOrder,
+    rules: Rules,
+    hands: Mapping[int, Sequence[int]] | None = None,
+) -> TrickResult:
+    """``resolve_trick`` on input that passes its checks: ``engine.audit`` has
+    already checked every play of a trick it replays against the hands (the
+    leader a seat, four plays of the lead's size from the hands, the lead of
+    one suit, no more copies than decks), so it does not pay for them twice."""
     lead_key = tuple(sorted(plays[0]))
     lead = _lead(lead_key, order)
     form = lead.form
