@@ -15,12 +15,16 @@ import pytest
 
 from engine.audit import TrickRecord, audit_hand
 from engine.cards import card_str
+from engine.errors import InvalidInput
 from engine.follow import judge_follow
 from engine.rules import preset, rules_from_json
 from engine.throw import judge_throw
+from engine.trick import resolve_trick
 from engine.trump import trump_order
 from engine.units import decompose
 from service.cli import main as cli_main
+from service.routes.throw import throw_json
+from service.routes.trick import trick_json
 from tests.deal import Deal, play_hand
 
 PRESETS = ["one-deck", "one-deck-lianzhong", "two-deck", "two-deck-constant-2", "two-deck-lianzhong",
@@ -423,3 +427,33 @@ def test_cli_serve_runs_gunicorn_with_the_packaged_config(monkeypatch: Any) -> N
 
     conf = importlib.import_module("service.gunicorn_conf")
     assert conf.wsgi_app == "service.app:create_app()" and conf.worker_class == "sync"
+
+
+@pytest.mark.parametrize("leader", [4, -1, True])
+def test_a_leader_that_is_no_seat_is_invalid_input(leader: Any) -> None:
+    deal = _deal("two-deck")
+    tricks = list(deal.tricks)
+    tricks[3] = replace(tricks[3], leader=leader)
+    with pytest.raises(InvalidInput) as caught:
+        audit(deal, tricks)
+    assert [p.path for p in caught.value.problems] == [("tricks", 3, "leader")]
+
+
+@pytest.mark.parametrize("name", ["two-deck", "three-deck", "four-deck-cgc"])
+def test_each_trick_is_what_the_checked_calls_answer(name: str) -> None:
+    """The audit calls the trick and throw rules on its own checked record
+    (resolve_checked, judge_checked_throw); every trick's verdict is what the
+    public, checking calls answer for the hands before that trick."""
+    for seed in range(3):
+        deal = play_hand(preset(name), seed)
+        order = trump_order(deal.trump, deal.rules)
+        result = audit(deal)
+        for k, (t, a) in enumerate(zip(deal.tricks, result.tricks, strict=True)):
+            before = remaining_before(deal, k)
+            plays = [list(p) for p in t.plays]
+            whole = resolve_trick(t.leader, plays, order, deal.rules, hands=before)
+            thrown = list(t.attempted_throw or t.plays[0])
+            throw = judge_throw(t.leader, thrown, {s: h for s, h in before.items() if s != t.leader}, order, deal.rules)
+            for lang in ("en", "zh"):
+                assert trick_json(a.result, lang) == trick_json(whole, lang)
+                assert throw_json(a.throw, lang) == throw_json(throw, lang)
