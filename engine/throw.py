@@ -482,6 +482,18 @@ def judge_throw(
     return judge_checked_throw(leader, lead, _check(leader, lead, hands, order, rules), hands, order, rules)
 
 
+@lru_cache(maxsize=1024)
+def _single_unit(unit: Unit) -> tuple[Reason]:
+    """Why a lead of one unit stands (cached by value: a hand's leads recur)."""
+    return (
+        Reason(
+            "throw.single_unit",
+            f"The lead is one unit ({unit_name(unit)}), an ordinary lead: it always stands.",
+            f"首家出的是单一牌型（{unit_name(unit, 'zh')}），不是甩牌，总是成立。",
+        ),
+    )
+
+
 def judge_checked_throw(
     leader: int,
     lead: Sequence[int],
@@ -494,16 +506,7 @@ def judge_checked_throw(
     ``suit`` (``engine.audit`` checks every lead against the hands itself)."""
     units = decompose(lead, order)
     if len(units) == 1:
-        return ThrowVerdict(
-            leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY,
-            (
-                Reason(
-                    "throw.single_unit",
-                    f"The lead is one unit ({unit_name(units[0])}), an ordinary lead: it always stands.",
-                    f"首家出的是单一牌型（{unit_name(units[0], 'zh')}），不是甩牌，总是成立。",
-                ),
-            ),
-        )
+        return ThrowVerdict(leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, _single_unit(units[0]))
     seats = [s for s in _AFTER[leader] if s in hands]
     layout = _layout(order, suit)
     others = [_Seat(s, hands[s], layout, order) for s in seats]
