@@ -234,6 +234,14 @@ def main() -> None:
     row("GET /healthz (ceiling)", ceiling, None)
     for name in bodies:
         row(name, runs[name], ratios[name])
+    top_server = median([x["server_us"] for x in ceiling])
+    for name, (path, body) in bodies.items():
+        if path == "/v1/hand" and isinstance(body, dict):  # a whole hand: its cost per trick, for scale
+            per = (median([x["server_us"] for x in runs[name]]) - top_server) / len(body["tricks"])
+            trick = [n for n, (p, _) in bodies.items() if p == "/v1/trick" and n in runs and not n.endswith("(varied)")]
+            than = (f" (one {trick[0]} request: {median([x['server_us'] for x in runs[trick[0]]]) - top_server:.0f} µs)"
+                    if trick else "")
+            print(f"{name}: {len(body['tricks'])} tricks; server CPU beyond the ceiling {per:.0f} µs per trick{than}")
     for name, (_, body) in bodies.items():
         if isinstance(body, list):
             repeats = max(0, sent[name] - len(body))
