@@ -262,9 +262,14 @@ class FollowVerdict:
 
 def lead_shape(units: Sequence[Unit]) -> LeadShape:
     """The lead as the generic rule sees it: its tractors and its other tuples."""
+    return _lead_shape(unit_shapes(units))
+
+
+def _lead_shape(shapes: Sequence[tuple[int, int]]) -> LeadShape:
+    """``lead_shape`` of units of ``shapes`` (width, length)."""
     return LeadShape(
-        tuple(Shape(u.width, u.length) for u in units if u.length > 1),
-        tuple(sorted((u.width for u in units if u.length == 1 and u.width > 1), reverse=True)),
+        tuple(Shape(width, length) for width, length in shapes if length > 1),
+        tuple(sorted((width for width, length in shapes if length == 1 and width > 1), reverse=True)),
     )
 
 
@@ -372,11 +377,7 @@ def _led_form(shapes: tuple[tuple[int, int], ...], suit: int, follow_patterns: s
     unit: Shape | None = Shape(*shapes[0]) if len(shapes) == 1 else None
     if unit is not None and pattern_list(follow_patterns, unit) is None:
         unit = None
-    shape = LeadShape(
-        tuple(Shape(width, length) for width, length in shapes if length > 1),
-        tuple(sorted((width for width, length in shapes if length == 1 and width > 1), reverse=True)),
-    )
-    return _LedForm(suit, sum(width * length for width, length in shapes), shape, unit, follow_patterns)
+    return _LedForm(suit, sum(width * length for width, length in shapes), _lead_shape(shapes), unit, follow_patterns)
 
 
 @quick_init

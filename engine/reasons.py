@@ -24,4 +24,3 @@ class Reason:
 
     def message(self, language: str = "en") -> str:
         return self.zh if language == "zh" else self.en
-

@@ -118,6 +118,11 @@ _TUPLE_TEXT = {(kind,) * width: cards_text((kind,) * width) for kind in range(KI
 _SHAPE_NAMES = {(w, n): (shape_name(w, n), shape_name(w, n, "zh")) for w in range(1, 5) for n in range(1, KINDS)}
 
 
+def _cards_text(cards: tuple[int, ...]) -> str:
+    """``cards_text``, looked up for a tuple (written once in ``_TUPLE_TEXT``)."""
+    return _TUPLE_TEXT.get(cards) or cards_text(cards)
+
+
 def _shape_names(width: int, length: int) -> tuple[str, str]:
     """``shape_name`` in English and Chinese (every shape of up to 4 decks named once)."""
     return _SHAPE_NAMES.get((width, length)) or (shape_name(width, length), shape_name(width, length, "zh"))
@@ -126,7 +131,7 @@ def _shape_names(width: int, length: int) -> tuple[str, str]:
 def _holding(blocker: Blocker, suit_en: str, suit_zh: str) -> tuple[Blocker, str, str]:
     """A blocker with what its seat holds in the led suit (named ``suit_en``/``suit_zh``):
     the start of each of its reasons (English, Chinese)."""
-    held = _TUPLE_TEXT.get(blocker.cards) or cards_text(blocker.cards)
+    held = _cards_text(blocker.cards)
     if blocker.wider_shape:
         return (
             blocker,
@@ -139,7 +144,7 @@ def _holding(blocker: Blocker, suit_en: str, suit_zh: str) -> tuple[Blocker, str
 def _beaten_reasons(unit: Unit, blockers: list[tuple[Blocker, str, str]]) -> list[Reason]:
     """One reason per seat that beats ``unit``: what it holds (its Blocker and
     ``_holding``) and why that beats the thrown unit."""
-    thrown = _TUPLE_TEXT.get(unit.cards) or cards_text(unit.cards)
+    thrown = _cards_text(unit.cards)
     shape_en, shape_zh = _shape_names(unit.width, unit.length)
     # the thrown unit is named as unit_name(unit) / unit_name(unit, "zh"): shape, then cards
     higher_en = f", a higher {shape_en} than the thrown {shape_en} {thrown}."
@@ -417,7 +422,7 @@ def _choose_forced(
         zh = "出失败牌型中最小的一手（比最大的牌，其次张数少者）"
         source = "seeds 000, 001"
     unit = units[index]
-    cards = _TUPLE_TEXT.get(unit.cards) or cards_text(unit.cards)  # the unit named as unit_name(unit) / unit_name(unit, "zh")
+    cards = _cards_text(unit.cards)  # the unit named as unit_name(unit) / unit_name(unit, "zh")
     shape_en, shape_zh = _shape_names(unit.width, unit.length)
     return index, Reason(
         f"throw.forced.{policy}",

@@ -521,10 +521,7 @@ def _arrangements(
 ) -> _Measure:
     """``_measure`` of sorted ``cards`` that ``_may_serve`` a lead of ``form``
     with a tractor (cached per play and lead form, not the lead's cards)."""
-    found = _search(cards, form.shapes, form.suit, order, wider, decks)
-    if not found:
-        return _UNMATCHED
-    return _measured(found, form, _highest(cards, form.suit, order, mode), mode)
+    return _searched(cards, form, order, wider, decks, mode)
 
 
 _TUPLE_ARRANGEMENTS: ValueCache[tuple[object, ...], _Measure] = ValueCache(2048)
@@ -538,7 +535,12 @@ def _tuple_arrangements(cards: tuple[int, ...], form: _Form, order: TrumpOrder, 
     (``_serving``) wherever it lies in the order, so the result depends on the
     cards, their powers and effective suit alone, which recur across hands and
     trumps (``_TUPLE_ARRANGEMENTS``); the order only lays the cards out."""
-    found = _search(cards, form.shapes, form.suit, order, False, 1)
+    return _searched(cards, form, order, False, 1, mode)
+
+
+def _searched(cards: tuple[int, ...], form: _Form, order: TrumpOrder, wider: bool, decks: int, mode: str) -> _Measure:
+    """``_measure`` of sorted ``cards`` by ``_search``, uncached."""
+    found = _search(cards, form.shapes, form.suit, order, wider, decks)
     if not found:
         return _UNMATCHED
     return _measured(found, form, _highest(cards, form.suit, order, mode), mode)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from engine.cards import CARD_NAMES, KINDS, points
@@ -23,3 +24,10 @@ def unit_json(unit: Unit) -> dict[str, Any]:
         "length": unit.length,
         "cards": cards_json(unit.cards),
     }
+
+
+@lru_cache(maxsize=1024)
+def units_json(units: tuple[Unit, ...]) -> list[dict[str, Any]]:
+    """Units as API.md shows them, cached by value: the units of a lead or of a
+    play's arrangement recur from hand to hand, and a response only reads them."""
+    return [unit_json(u) for u in units]

@@ -76,11 +76,10 @@ def _verdict_json(
     already, by id: a standing bid shown again is the same object again."""
     if out is None:
         out = {}
-    reason = verdict.reason
     declares = _trump_json(verdict.declares)
     standing = verdict.standing
     out["valid"] = verdict.valid
-    out["reason"] = {"code": reason.code, "message": reason.zh if lang == "zh" else reason.en}
+    out["reason"] = reason_json(verdict.reason, lang)
     out["trump"] = declares if verdict.trump is verdict.declares else _trump_json(verdict.trump)
     out["strength"] = None if verdict.strength is None else verdict.strength.as_json(lang)
     out["declares"] = declares

@@ -12,8 +12,7 @@ from engine.trump import trump_order
 from service.api import json_response, language, load, reasons_json, v1
 from service.fields import CardsField, RulesField, TrumpField
 from service.metrics import count_verdict
-from service.render import cards_json
-from service.routes.trick import units_json
+from service.render import cards_json, units_json
 
 
 class FollowRequest(Schema):

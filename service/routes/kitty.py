@@ -15,9 +15,8 @@ from engine.kitty import KittyResult, kitty_from_trick, kitty_result
 from service.api import json_response, language, load, reasons_json, v1
 from service.fields import CardsField, PlaysField, RulesField, SeatField, StrictBoolean, TrumpField
 from service.metrics import count_verdict
-from service.render import unit_json
+from service.render import unit_json, units_json
 from service.routes.settle import PointsField
-from service.routes.trick import units_json
 
 
 class LastTrick(Schema):

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from marshmallow import Schema
 
 from engine.trick import PlayVerdict, TrickResult, resolve_trick
 from engine.trump import SUIT_LABELS, trump_order
-from engine.units import Unit
 from service.api import json_response, language, load, reasons_json, v1
 from service.fields import HandsField, PlaysField, RulesField, SeatField, TrumpField
 from service.metrics import count_verdict
-from service.render import cards_json, unit_json
+from service.render import cards_json, units_json
 
 
 class TrickRequest(Schema):
@@ -25,13 +23,6 @@ class TrickRequest(Schema):
 
 
 _schema = TrickRequest()
-
-
-@lru_cache(maxsize=1024)
-def units_json(units: tuple[Unit, ...]) -> list[dict[str, Any]]:
-    """Units as API.md shows them, cached by value: the units of a lead or of a
-    play's arrangement recur from hand to hand, and a response only reads them."""
-    return [unit_json(u) for u in units]
 
 
 def play_json(play: PlayVerdict, lang: str) -> dict[str, Any]:
