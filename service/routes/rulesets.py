@@ -1,4 +1,8 @@
-"""``GET /v1/rulesets`` and ``GET /v1/rulesets/{name}``: the presets as data."""
+"""``GET /v1/rulesets`` and ``GET /v1/rulesets/{name}``: the presets as data.
+
+Option values come from the engine (``engine.rules``); what each option and
+preset means, and its sources, from the rule book (``service.rulebook``).
+"""
 
 from __future__ import annotations
 
@@ -8,15 +12,17 @@ from flask import jsonify
 from werkzeug.exceptions import NotFound
 
 from engine.rules import OPTIONS, PRESET_SEEDS, PRESET_VALUES, preset
+from service import rulebook
 from service.api import v1
 
 
 def _ruleset(name: str) -> dict[str, Any]:
-    return {"name": name, "seeds": PRESET_SEEDS[name], "options": preset(name).as_json()}
+    return {"name": name, "seeds": PRESET_SEEDS[name], "options": preset(name).as_json()} | rulebook.preset_json(name)
 
 
 @v1.get("/rulesets")
 def get_rulesets() -> Any:
+    described = {option.name: rulebook.option_json(option) for option in rulebook.options()}
     return jsonify(
         {
             "default": "two-deck",
@@ -29,8 +35,10 @@ def get_rulesets() -> Any:
                     "maximum": o.maximum,
                     "help": o.help,
                 }
+                | described[name]
                 for name, o in OPTIONS.items()
             },
+            "sources": rulebook.sources(),
         }
     )
 
