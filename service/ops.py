@@ -1,11 +1,14 @@
-"""Operations endpoints: health, readiness and the OpenAPI document."""
+"""Operations endpoints: health, readiness and the OpenAPI document (YAML and JSON)."""
 
 from __future__ import annotations
 
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import orjson
+import yaml
 from flask import Blueprint, Response, jsonify
 
 from engine.rules import PRESET_VALUES, preset
@@ -20,6 +23,12 @@ def spec_text() -> bytes:
     if local.is_file():
         return local.read_bytes()
     return resources.files("service").joinpath("openapi.yaml").read_bytes()
+
+
+@cache
+def spec_json() -> bytes:
+    """``openapi.yaml`` as JSON: the same document, read once per process."""
+    return orjson.dumps(yaml.safe_load(spec_text()))
 
 
 def warm_engine() -> None:
@@ -45,3 +54,8 @@ def readyz() -> Any:
 @ops.get("/openapi.yaml")
 def openapi_yaml() -> Response:
     return Response(spec_text(), mimetype="application/yaml")
+
+
+@ops.get("/openapi.json")
+def openapi_json() -> Response:
+    return Response(spec_json(), mimetype="application/json")
