@@ -276,7 +276,7 @@ def planned_block() -> str:
     planned = rulebook.texts()["planned"]
     lines = ["| option | § | what it will do | values | default | sources |", "|---|---|---|---|---|---|"]
     for name, entry in planned["options"].items():
-        values = "; ".join(f"`{v}`: {linked(d)}" for v, d in entry.get("values", {}).items()) or "–"
+        values = "<br>".join(f"`{v}`: {linked(d)}" for v, d in entry.get("values", {}).items()) or "–"
         lines.append(
             f"| `{name}` | [§{entry['section']}](#s{entry['section']}) | {linked(entry['description'])} | {values} "
             f"| {show(entry['default'])} | {_sources_text(entry['sources'])} |"
