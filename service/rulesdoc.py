@@ -19,7 +19,7 @@ import json
 import re
 import sys
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -169,12 +169,17 @@ def pretty(value: Any, indent: int = 0) -> str:
     return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
 
 
+@cache
+def _client() -> Any:
+    """One test client of the real app for every example (built on first use)."""
+    from service.app import create_app
+
+    return create_app({"TESTING": True, "ACCESS_LOG": False}).test_client()
+
+
 def answer(endpoint: str, body: str) -> dict[str, Any]:
     """The service's real answer to an example request (English)."""
-    from service.app import create_app  # the app only when examples are run
-
-    client = create_app({"TESTING": True, "ACCESS_LOG": False}).test_client()
-    resp = client.post(endpoint, data=body, content_type="application/json", headers={"Accept-Language": "en"})
+    resp = _client().post(endpoint, data=body, content_type="application/json", headers={"Accept-Language": "en"})
     if resp.status_code != 200:
         raise ExampleFailed(
             f"POST {endpoint} {body} is answered {resp.status_code}: {resp.get_data(as_text=True)}; "
