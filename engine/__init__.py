@@ -1,4 +1,4 @@
 """tractor-referee rules engine: a pure library (no web framework, no I/O).
 
-RULES.md is the specification; each module cites the section it implements.
+docs/rules.md is the specification; each module cites the section it implements.
 """

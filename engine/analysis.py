@@ -1,4 +1,4 @@
-"""What is this set of cards? (API.md ``/v1/analyze``; RULES.md §1–§4)."""
+"""What is this set of cards? (docs/api.md ``/v1/analyze``; docs/rules.md §1–§4)."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ class Analysis:
 
     @property
     def is_throw(self) -> bool | None:
-        """A lead of more than one unit is a throw 甩牌 (RULES §4)."""
+        """A lead of more than one unit is a throw 甩牌 (docs/rules.md §4)."""
         return None if self.units is None else len(self.units) > 1
 
     @property

@@ -1,25 +1,25 @@
-"""Whole-hand audit for tournaments (API.md ``/v1/hand``).
+"""Whole-hand audit for tournaments (docs/api.md ``/v1/hand``).
 
 Replays a finished hand from the four starting hands (after the kitty
 exchange), the kitty and the tricks in order, with the engine's own rules —
 nothing here re-decides a rule:
 
 * the deal: each seat holds ``rules.hand_size`` cards and the kitty
-  ``rules.kitty_size`` (RULES §7); with ``strict`` the hands and kitty make up
-  the ``decks`` full decks exactly (RULES §1);
+  ``rules.kitty_size`` (docs/rules.md §7); with ``strict`` the hands and kitty make up
+  the ``decks`` full decks exactly (docs/rules.md §1);
 * each trick is led by the previous trick's winner, the first by the dealer
   (seed 001 出牌规则 1–2);
 * every play is in its player's remaining hand, and of the lead's size;
 * a multi-unit lead is a throw judged against the other hands at that moment
-  (``engine.throw.judge_throw``, RULES §4); a failed throw recorded as if it
+  (``engine.throw.judge_throw``, docs/rules.md §4); a failed throw recorded as if it
   stood is a violation, reported with its forced play and penalty.  A trick may
   instead record the ``attempted_throw`` with the forced play as its lead: the
   audit then checks that the throw did fail, that the forced play is right, and
   applies the penalty;
-* each follow's legality (``engine.follow.judge_follow``, RULES §5), the winner
-  and points (``engine.trick.resolve_trick``, RULES §6);
-* the kitty on the last trick (``engine.kitty.kitty_result``, RULES §7) and the
-  level changes (``engine.settle.settle``, RULES §8).
+* each follow's legality (``engine.follow.judge_follow``, docs/rules.md §5), the winner
+  and points (``engine.trick.resolve_trick``, docs/rules.md §6);
+* the kitty on the last trick (``engine.kitty.kitty_result``, docs/rules.md §7) and the
+  level changes (``engine.settle.settle``, docs/rules.md §8).
 
 A violation does not stop the replay: the audit goes on as far as the record
 allows, so the totals stay meaningful; ``first_violation`` is the earliest.

@@ -1,4 +1,4 @@
-"""Bidding 亮主 / 反主: is a declaration allowed, and what does it make trump (RULES.md §9).
+"""Bidding 亮主 / 反主: is a declaration allowed, and what does it make trump (docs/rules.md §9).
 
 Sources: seed 001 报牌规则 (the ladder up to four big jokers), seed 000 亮牌規則
 (two decks: 反无主, 自保, 反主, 自反; "若發牌結束仍無人亮牌，則打無主"), seed 000
@@ -17,7 +17,7 @@ has at least ``no_trump_bid_min_jokers`` jokers.  With ``bid_suit_precedence`` (
 H < S.  ``ladder(rules)`` lists the steps; a bid's ``Strength`` is its step, and
 ``Strength.rank`` (1 = weakest) alone orders bids.
 
-Decisions where the seeds and RULES.md leave room (each applied by the code below):
+Decisions where the seeds and docs/rules.md leave room (each applied by the code below):
 
 * A bid shows copies of **one** card: level cards of one suit, or jokers of one kind.
   Anything else — a card neither of the level rank nor a joker (a constant-trump 2 is
@@ -32,7 +32,7 @@ Decisions where the seeds and RULES.md leave room (each applied by the code belo
 * Equal strength → the first stands (``bid.equal_strength``).  Without
   ``bid_suit_precedence`` two bids of the same count of level cards in different
   suits are equal, so the later one is refused; a single level card never has suit
-  precedence (RULES §9: "bids of two or more cards").
+  precedence (docs/rules.md §9: "bids of two or more cards").
 * A bid by the seat whose bid stands is a **reinforcement** (自保, ``self_reinforce``)
   when it makes the same trump — the same suit, or no-trump again (two small jokers
   then two big jokers) — and a **self-overturn** (自反, ``self_overturn``) when it
@@ -96,7 +96,7 @@ class Bid:
 
 @dataclass(frozen=True, slots=True)
 class Strength:
-    """One step of a rule set's bidding ladder (RULES §9).
+    """One step of a rule set's bidding ladder (docs/rules.md §9).
 
     ``rank`` counts from 1 (weakest) to ``of`` (the ladder's length); a higher rank
     beats a lower one, equal ranks tie (the first bid stands).  ``joker`` is
@@ -141,7 +141,7 @@ def step_name_zh(count: int, joker: int | None, suit: int | None) -> str:
 
 @dataclass(frozen=True, slots=True)
 class BidVerdict:
-    """The verdict on one bid (API.md ``/v1/bid``).
+    """The verdict on one bid (docs/api.md ``/v1/bid``).
 
     ``declares``: the trump the bid names (None when its cards are not on the
     ladder); ``strength``: its step (None likewise).  ``standing`` and ``trump``
@@ -160,7 +160,7 @@ class BidVerdict:
 
 @dataclass(frozen=True, slots=True)
 class BidSequence:
-    """A whole declaration sequence resolved (API.md ``/v1/bid/resolve``).
+    """A whole declaration sequence resolved (docs/api.md ``/v1/bid/resolve``).
 
     ``steps`` holds one verdict per bid, in order; ``first_invalid`` the index of
     the first refused bid (None when all stood up); ``standing`` the bid that
@@ -193,7 +193,7 @@ def _ladder(decks: int, suit_precedence: bool, min_jokers: int) -> tuple[Strengt
 
 
 def ladder(rules: Rules) -> tuple[Strength, ...]:
-    """The bidding ladder of ``rules``, weakest first (RULES §9, seed 001 报牌规则).
+    """The bidding ladder of ``rules``, weakest first (docs/rules.md §9, seed 001 报牌规则).
 
     >>> from engine.rules import preset
     >>> [s.name for s in ladder(preset("two-deck"))]
@@ -425,7 +425,7 @@ def _decide(
 def judge_bid(rules: Rules, trump_level: int, standing: Bid | None, bid: Bid) -> BidVerdict:
     """Is ``bid`` allowed over ``standing`` (None: nobody has bid), and what is trump after it?
 
-    RULES §9.  Raises InvalidInput with paths under ``standing`` / ``bid`` (the API
+    docs/rules.md §9.  Raises InvalidInput with paths under ``standing`` / ``bid`` (the API
     field names) when either is not a bid at all (see the module docstring), or
     when the standing bid could not stand (a single joker, too few jokers).
 
@@ -519,7 +519,7 @@ def _fallback(rules: Rules, trump_level: int, kitty: Sequence[int] | None) -> tu
 def resolve_bids(
     rules: Rules, trump_level: int, bids: Sequence[Bid], kitty: Sequence[int] | None = None
 ) -> BidSequence:
-    """Resolve a whole declaration sequence in order (RULES §9).
+    """Resolve a whole declaration sequence in order (docs/rules.md §9).
 
     Each bid is judged against the bid standing before it; a refused bid changes
     nothing.  When no bid stands at the end, ``no_bid_fallback`` names trump

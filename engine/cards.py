@@ -1,4 +1,4 @@
-"""Cards and their notation (RULES.md §1, API.md "Card").
+"""Cards and their notation (docs/rules.md §1, docs/api.md "Card").
 
 A card *kind* is a small int: ``suit * 13 + rank`` for the 52 suited kinds
 (suits S, H, C, D = 0..3; ranks 2..A = 0..12), 52 for the small joker 小王 and
@@ -79,7 +79,7 @@ def parse_suit(text: str) -> int:
 
 
 def parse_card(text: object) -> int:
-    """Parse one card in any notation of API.md.
+    """Parse one card in any notation of docs/api.md.
 
     >>> [card_str(parse_card(t)) for t in ("10H", "th", "A♠", "小王", "bj")]
     ['10H', '10H', 'AS', 'SJ', 'BJ']
@@ -147,7 +147,7 @@ CARD_NAMES: tuple[str, ...] = tuple(card_str(k) for k in range(KINDS))
 """``card_str`` of every kind, by kind (what responses print, looked up)."""
 
 SPELLINGS: dict[str, int] = _spellings()
-"""Spelling → card for every accepted notation (API.md "Card"): the parse's fast path."""
+"""Spelling → card for every accepted notation (docs/api.md "Card"): the parse's fast path."""
 
 
 def card_name_zh(card: int) -> str:
@@ -160,7 +160,7 @@ def card_name_zh(card: int) -> str:
 
 
 def points(card: int) -> int:
-    """Point value (RULES §1): 5 → 5, 10 and K → 10, others 0."""
+    """Point value (docs/rules.md §1): 5 → 5, 10 and K → 10, others 0."""
     rank = rank_of(card)
     if rank is None:
         return 0
@@ -192,7 +192,7 @@ def parse_cards(values: Sequence[object], path: tuple[str | int, ...] = ()) -> l
 def check_copies(
     hands: Sequence[tuple[tuple[str | int, ...], Sequence[int]]], decks: int
 ) -> None:
-    """At most ``decks`` copies of one card across disjoint card sets (RULES §1).
+    """At most ``decks`` copies of one card across disjoint card sets (docs/rules.md §1).
 
     ``hands`` pairs each card list with its request path; every excess copy is
     reported at the element that exceeds the limit.

@@ -1,4 +1,4 @@
-"""Following 跟牌: is this play legal, and what did the hand oblige? (RULES.md §5).
+"""Following 跟牌: is this play legal, and what did the hand oblige? (docs/rules.md §5).
 
 1. **Suit** (seed 000 四副 "如有此花色牌但數量不夠則必須先把此花色牌全部放上"): a
    follower holding at least n cards of the led effective suit plays n of
@@ -21,7 +21,7 @@
      the lead's tuple positions (its pairs, triples, quads, those inside its
      tractors included) filled by a tuple of exactly width v, one tuple per
      position, a position taking a tuple no wider than itself.  With two decks
-     this is RULES §5's "(cards forming tractors inside lead tractors, then
+     this is docs/rules.md §5's "(cards forming tractors inside lead tractors, then
      pairs)" (seeds 000, 001, 003: 有拖拉機必須出拖拉機，無拖拉機則必須出對牌);
      with more decks, "tractors, then widest tuples, then narrower tuples, as
      many as the lead has".

@@ -1,4 +1,4 @@
-"""The generic follow rule's score, by dynamic programming along the suit (RULES.md §5).
+"""The generic follow rule's score, by dynamic programming along the suit (docs/rules.md §5).
 
 The generic rule (``engine.follow``) scores a set of cards by its best
 *arrangement* into the lead: tractor pieces (width v, length m ≥ 2) placed

@@ -1,4 +1,4 @@
-"""The kitty 底牌 at the end of a hand: the 抠底 multiplier (RULES.md §7).
+"""The kitty 底牌 at the end of a hand: the 抠底 multiplier (docs/rules.md §7).
 
 When the side that wins the last trick may dig (抠底), the kitty's points are
 multiplied by a factor that the *last trick's lead* decides, and moved to that
@@ -105,7 +105,7 @@ def played_with_trumps(play: Sequence[int], order: TrumpOrder) -> bool:
 
 
 def _largest(units: tuple[Unit, ...]) -> Unit:
-    """The lead's largest unit: ``decompose`` takes it first (RULES §4)."""
+    """The lead's largest unit: ``decompose`` takes it first (docs/rules.md §4)."""
     return units[0]
 
 
@@ -267,7 +267,7 @@ def kitty_result(
     won_with_trumps: bool | None = None,
     lead_path: tuple[str | int, ...] = ("last_lead",),
 ) -> KittyResult:
-    """The kitty verdict from the last trick's lead and its winner (RULES §7).
+    """The kitty verdict from the last trick's lead and its winner (docs/rules.md §7).
 
     ``defender_points`` are the defenders' points before the kitty adjustment
     (needed by ``transfer``; when given, ``defender_points_after`` is filled).

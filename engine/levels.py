@@ -1,4 +1,4 @@
-"""Level tables (RULES.md §8): bands of the defenders' points.
+"""Level tables (docs/rules.md §8): bands of the defenders' points.
 
 A table is a list of half-open bands ``[from, to)`` of the defenders' final
 points, each saying which side gains how many levels (the defenders taking

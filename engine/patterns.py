@@ -1,4 +1,4 @@
-"""The seeds' ordered follow patterns, as data (RULES.md §5 "Follow patterns").
+"""The seeds' ordered follow patterns, as data (docs/rules.md §5 "Follow patterns").
 
 ``PATTERN_LISTS[follow_patterns][lead shape]`` is the ordered list a follower
 walks for a single-unit lead of that shape: the follower must play the first

@@ -1,6 +1,6 @@
 """Frozen slotted dataclasses built in half the time (an implementation detail).
 
-The engine's verdicts are frozen slotted dataclasses (STACK.md).  The
+The engine's verdicts are frozen slotted dataclasses.  The
 ``__init__`` that ``dataclasses`` writes for a frozen class stores each field
 through ``object.__setattr__`` (to get past the frozen ``__setattr__``), which
 costs about twice as much as storing it through the field's slot descriptor.

@@ -1,6 +1,6 @@
 """House rules: one frozen ``Rules`` object built from a preset plus overrides.
 
-Every disagreement between the seeds is a named option (RULES.md §1–§10); a
+Every disagreement between the seeds is a named option (docs/rules.md §1–§10); a
 preset is nothing but a complete set of option values (``PRESETS``).  No code
 anywhere branches on a preset's name: it reads options.
 """
@@ -29,7 +29,7 @@ NO_BID_FALLBACKS = ("no_trump", "spades", "kitty_first_card")
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """A complete, validated set of option values (RULES.md option names)."""
+    """A complete, validated set of option values (docs/rules.md option names)."""
 
     decks: int
     kitty_size: int
@@ -96,35 +96,35 @@ class Option:
 
 
 OPTIONS: dict[str, Option] = {
-    "decks": Option("int", minimum=1, maximum=4, help="number of full 54-card decks (RULES §1)"),
-    "kitty_size": Option("int", minimum=0, maximum=54, help="cards in the kitty 底牌 (RULES §7)"),
-    "constant_trump_ranks": Option("ranks", help="ranks that are always trump 常主 (RULES §2)"),
-    "kitty_multiplier": Option("choice", KITTY_MULTIPLIERS, help="抠底 multiplier kind (RULES §7)"),
+    "decks": Option("int", minimum=1, maximum=4, help="number of full 54-card decks (docs/rules.md §1)"),
+    "kitty_size": Option("int", minimum=0, maximum=54, help="cards in the kitty 底牌 (docs/rules.md §7)"),
+    "constant_trump_ranks": Option("ranks", help="ranks that are always trump 常主 (docs/rules.md §2)"),
+    "kitty_multiplier": Option("choice", KITTY_MULTIPLIERS, help="抠底 multiplier kind (docs/rules.md §7)"),
     "kitty_cap": Option("int", minimum=1, help="upper bound of the power_of_two multiplier"),
     "kitty_dig_by_dealer": Option("bool", help="the dealer side may dig the kitty too (seed 002)"),
-    "level_table": Option("level_table", help="a table name or {bands, step} (RULES §8)"),
-    "follow_patterns": Option("choice", FOLLOW_PATTERNS, help="structure rule for following (RULES §5)"),
+    "level_table": Option("level_table", help="a table name or {bands, step} (docs/rules.md §8)"),
+    "follow_patterns": Option("choice", FOLLOW_PATTERNS, help="structure rule for following (docs/rules.md §5)"),
     "follow_draw": Option("choice", FOLLOW_DRAWS, help="format: match structure; suit_only: suit rule only"),
     "protect_longer_tuples": Option("bool", help="triples/quads never count as supplying narrower slots"),
-    "wider_shape_beats": Option("bool", help="a wider shape beats a narrower one of equal size (RULES §3)"),
+    "wider_shape_beats": Option("bool", help="a wider shape beats a narrower one of equal size (docs/rules.md §3)"),
     "level_suit_precedence": Option("bool", help="off-suit level cards rank S > H > C > D (seed 002)"),
     "ace_low_tractor": Option("bool", help="A may also link below the lowest plain rank (AA2233)"),
     "throw_forced_unit": Option("choice", THROW_FORCED_UNITS, help="which unit a failed throw must play"),
-    "throw_penalty": Option("choice", THROW_PENALTIES, help="penalty for a failed throw (RULES §4)"),
+    "throw_penalty": Option("choice", THROW_PENALTIES, help="penalty for a failed throw (docs/rules.md §4)"),
     "throw_penalty_points_per_card": Option(
         "int", minimum=0, maximum=1000, help="game points per card of a failed throw (points_per_card)"
     ),
-    "throw_comparison": Option("choice", THROW_COMPARISONS, help="how multi-unit plays compare (RULES §6)"),
+    "throw_comparison": Option("choice", THROW_COMPARISONS, help="how multi-unit plays compare (docs/rules.md §6)"),
     "self_reinforce": Option("bool", help="自保: the standing bidder may strengthen the same suit"),
     "self_overturn": Option("bool", help="自反: the standing bidder may change suit"),
     "bid_suit_precedence": Option("bool", help="equal-count bids rank D < C < H < S (seed 002)"),
     "no_trump_bid_min_jokers": Option(
         "int", minimum=2, maximum=4, help="jokers of one kind needed to bid no-trump (at most decks)"
     ),
-    "no_bid_fallback": Option("choice", NO_BID_FALLBACKS, help="trump when nobody bids (RULES §9)"),
+    "no_bid_fallback": Option("choice", NO_BID_FALLBACKS, help="trump when nobody bids (docs/rules.md §9)"),
 }
 
-# The values every preset shares unless it says otherwise (RULES §10).
+# The values every preset shares unless it says otherwise (docs/rules.md §10).
 _BASE: dict[str, Any] = {
     "constant_trump_ranks": [],
     "kitty_cap": 64,
@@ -145,7 +145,7 @@ _BASE: dict[str, Any] = {
     "no_bid_fallback": "no_trump",
 }
 
-# RULES §10, one row per preset: data only.
+# docs/rules.md §10, one row per preset: data only.
 PRESET_VALUES: dict[str, dict[str, Any]] = {
     "one-deck": {
         "decks": 1, "kitty_size": 6, "kitty_multiplier": "power_of_two",
@@ -261,7 +261,7 @@ def _build(values: Mapping[str, Any], preset: str | None, base_path: tuple[str |
             )
         )
     if converted["no_trump_bid_min_jokers"] > max(2, decks):
-        # a joker bid shows copies of one joker (RULES §9), so at most `decks` of them
+        # a joker bid shows copies of one joker (docs/rules.md §9), so at most `decks` of them
         problems.append(
             Problem(
                 (*base_path, "no_trump_bid_min_jokers"),
@@ -282,7 +282,7 @@ def _build(values: Mapping[str, Any], preset: str | None, base_path: tuple[str |
 
 @cache
 def preset(name: str) -> Rules:
-    """The rules of a named preset (RULES §10)."""
+    """The rules of a named preset (docs/rules.md §10)."""
     if name not in PRESET_VALUES:
         raise InvalidInput(
             Problem((), f"unknown preset {name!r}; known presets: {', '.join(PRESET_VALUES)}")

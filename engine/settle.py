@@ -1,4 +1,4 @@
-"""Level changes after a hand (升级, RULES.md §8).
+"""Level changes after a hand (升级, docs/rules.md §8).
 
 The defenders' final points p (kitty included, possibly negative when the
 dealer side dug the kitty) fall in exactly one band of the rules' level table
@@ -90,7 +90,7 @@ def _band_text(band: Band) -> tuple[str, str]:
 
 
 def settle(rules: Rules, dealer: int, defender_points: int, levels: Sequence[int]) -> Settlement:
-    """Apply ``rules.level_table`` to the defenders' final points (RULES §8).
+    """Apply ``rules.level_table`` to the defenders' final points (docs/rules.md §8).
 
     ``levels`` are the two teams' current levels as rank indices (0 = "2" ..
     12 = "A"), team 0 (seats 0/2) first.  Errors carry request paths

@@ -1,11 +1,11 @@
-"""Shapes and where a set of cards can realise them (RULES.md §3, §5, §6).
+"""Shapes and where a set of cards can realise them (docs/rules.md §3, §5, §6).
 
 A *shape* is ``width`` identical cards at each of ``length`` consecutive order
 steps of one effective suit: a single (1×1), pair (2×1), triple (3×1), quad
 (4×1), or a tractor (length ≥ 2; seed 000 【拖拉機的構成】, seed 002 拖拉機).
 
-Following (RULES §5) asks "can these cards form these shapes, disjointly?";
-the trick (RULES §6) asks "in how many ways can this play be arranged into the
+Following (docs/rules.md §5) asks "can these cards form these shapes, disjointly?";
+the trick (docs/rules.md §6) asks "in how many ways can this play be arranged into the
 lead's units?".  Both questions are answered here on *count vectors*: a
 ``Layout`` numbers the card kinds of one effective suit, and a count vector
 says how many copies of each kind a hand or play holds.  The order itself

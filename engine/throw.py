@@ -1,4 +1,4 @@
-"""Throws 甩牌: does a multi-unit lead stand, and what is forced if not (RULES.md §4).
+"""Throws 甩牌: does a multi-unit lead stand, and what is forced if not (docs/rules.md §4).
 
 A lead of one effective suit is decomposed into units (``engine.units.decompose``).
 A single unit is an ordinary lead and always stands.  A throw of several units
@@ -7,7 +7,7 @@ cards forming a unit of the same shape that ranks higher than one of the thrown
 units (seed 000: "98844（若其他家中無人有能大過一張9，和一對8，和一對4的牌）";
 seed 002 甩牌的規則).  Containment counts: a triple or quad holds a pair, a
 longer or wider tractor holds a shorter or narrower one, so a higher triple
-beats a thrown pair.  With ``wider_shape_beats`` (RULES §3, seeds 000/001/002:
+beats a thrown pair.  With ``wider_shape_beats`` (docs/rules.md §3, seeds 000/001/002:
 "4張可以吃同樣張數的2張拖拉機") a unit of the same card count and a wider width
 beats a thrown unit whatever the ranks (a quad beats a thrown 2-pair tractor).
 Cards of other effective suits never beat a throw.
@@ -73,7 +73,7 @@ class FailedUnit:
 
 @dataclass(frozen=True, slots=True)
 class Penalty:
-    """What a failed throw costs (RULES §4 ``throw_penalty``), for the caller to apply.
+    """What a failed throw costs (docs/rules.md §4 ``throw_penalty``), for the caller to apply.
 
     ``kind`` is ``none`` (also whenever the throw stands), ``match_point``
     (``amount`` match points off the thrower, seed 002) or ``points_per_card``
@@ -158,7 +158,7 @@ def _beaten_reasons(unit: Unit, blockers: list[tuple[Blocker, str, str]]) -> lis
         if not wider_en:
             wider_en = (
                 f": the same number of cards in a wider shape beats the thrown {shape_en} {thrown} whatever the "
-                "ranks (wider_shape_beats, RULES §3)."
+                "ranks (wider_shape_beats, docs/rules.md §3)."
             )
             wider_zh = f"：同样张数时更宽的牌型大过甩出的{shape_zh} {thrown}，不论大小。"
         out.append(Reason("throw.unit_beaten_by_wider_shape", en + wider_en, zh + wider_zh))
@@ -171,7 +171,7 @@ def _beaten_reasons(unit: Unit, blockers: list[tuple[Blocker, str, str]]) -> lis
 @dataclass(frozen=True, slots=True)
 class _Layout:
     """The kinds of one effective suit, highest first (by order step, then power,
-    then as listed in ``TrumpOrder.steps``); each chain of the suit (RULES §3,
+    then as listed in ``TrumpOrder.steps``); each chain of the suit (docs/rules.md §3,
     ``TrumpOrder.chains``) from its highest position down, as (its value, the
     places in ``kinds`` of the kinds of its step); the ``bytes.translate``
     arguments that turn a hand's cards into the places of its cards of the suit;
@@ -289,9 +289,9 @@ class _Seat:
         """What this seat holds against the thrown units of shape (width, length),
         ranking ``lowest`` to ``highest``: (``above``, ``same``, ``wider``).  A
         thrown unit ranking below ``above`` (the rank of the seat's highest unit
-        of that shape) is beaten by ``same`` (RULES §4: held in a wider tuple or
+        of that shape) is beaten by ``same`` (docs/rules.md §4: held in a wider tuple or
         a longer tractor counts); any other by ``wider``, if not None: with
-        ``wider_shape_beats`` (RULES §3) the seat's unit of the same card count
+        ``wider_shape_beats`` (docs/rules.md §3) the seat's unit of the same card count
         and the first wider width it holds.  Each is the Blocker and its
         ``_holding``, made only if it beats a thrown unit.  No unit of the shape
         is searched for when none in the suit ranks above ``lowest``
@@ -393,7 +393,7 @@ def _smallest(entry: tuple[int, Unit]) -> tuple[int, int, int]:
 def _choose_forced(
     units: tuple[Unit, ...], failed: list[tuple[int, FailedUnit]], seats: list[int], rules: Rules
 ) -> tuple[int, Reason]:
-    """Index of the forced unit under ``throw_forced_unit`` (RULES §4), and why."""
+    """Index of the forced unit under ``throw_forced_unit`` (docs/rules.md §4), and why."""
     policy = rules.throw_forced_unit
     if policy == "smallest_failed":
         index = min([(i, f.unit) for i, f in failed], key=_smallest)[0]
@@ -404,7 +404,7 @@ def _choose_forced(
         index = min(enumerate(units), key=_smallest)[0]
         en = "the smallest unit of the throw (fewest cards, then lowest), failed or not, is forced"
         zh = "出甩牌中最小的一手（张数最少，其次最小），无论其是否被大过"
-        source = "RULES §4"
+        source = "docs/rules.md §4"
     elif policy == "first_blocked":
         blocking = {b.seat for _, f in failed for b in f.beaten_by}
         first = next(s for s in seats if s in blocking)
@@ -432,7 +432,7 @@ def _choose_forced(
 
 
 def _penalty(leader: int, cards: int, rules: Rules) -> tuple[Penalty, Reason | None]:
-    """The ``throw_penalty`` of a failed throw of ``cards`` cards (RULES §4)."""
+    """The ``throw_penalty`` of a failed throw of ``cards`` cards (docs/rules.md §4)."""
     kind = rules.throw_penalty
     if kind == "match_point":
         return Penalty(kind, 1, leader, None), Reason(
@@ -463,7 +463,7 @@ def judge_throw(
     order: TrumpOrder,
     rules: Rules,
 ) -> ThrowVerdict:
-    """Judge a lead of ``leader`` against the other seats' ``hands`` (RULES §4).
+    """Judge a lead of ``leader`` against the other seats' ``hands`` (docs/rules.md §4).
 
     ``hands`` maps seat → cards before the lead; the leader's own hand may be
     absent, and if present the lead must be in it.  A seat not given is taken to

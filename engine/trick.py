@@ -1,4 +1,4 @@
-"""Who won this trick? (RULES.md §6, with §5.3 on trumping 斃/杀).
+"""Who won this trick? (docs/rules.md §6, with §5.3 on trumping 斃/杀).
 
 * The leader's play stands first.  A later play beats the best so far only if
   it has the lead's **full structure** — its cards can be arranged into the
@@ -98,7 +98,7 @@ class TrickResult:
 
 def serving_shapes(unit: Unit, rules: Rules) -> tuple[Shape, ...]:
     """The shapes that may serve a lead unit: its own, and with
-    ``wider_shape_beats`` every wider one of the same card count (RULES §3)."""
+    ``wider_shape_beats`` every wider one of the same card count (docs/rules.md §3)."""
     return _serving(unit.width, unit.length, rules.wider_shape_beats, rules.decks)
 
 
@@ -233,7 +233,7 @@ def _groups(arrangement: Arrangement, shapes: Sequence[tuple[int, int]]) -> tupl
 
 
 def largest_slots(lead_units: Sequence[Unit]) -> tuple[int, ...]:
-    """The lead's largest shape (RULES §6 largest_unit): its tractors, else its
+    """The lead's largest shape (docs/rules.md §6 largest_unit): its tractors, else its
     widest tuples, else its singles — as indices into ``lead_units``."""
     return _largest(unit_shapes(lead_units))
 
@@ -307,7 +307,7 @@ def _dominates(a: tuple[tuple[Key, ...], ...], b: tuple[tuple[Key, ...], ...]) -
 
 def stronger(cand: Strength | None, best: Strength | None, single_unit: bool, rules: Rules) -> bool:
     """Does a play of strength ``cand`` beat one of strength ``best``?  Strictly:
-    ties go to the earlier play (RULES §2, §6)."""
+    ties go to the earlier play (docs/rules.md §2, §6)."""
     if cand is None:
         return False
     if best is None:
@@ -441,7 +441,7 @@ def _lead_words(shapes: tuple[tuple[int, int], ...], suit: int) -> _LeadWords:
 
 @dataclass(frozen=True, slots=True, eq=False)
 class _Form:
-    """What every play of a trick is measured against (RULES §4, §6), less the
+    """What every play of a trick is measured against (docs/rules.md §4, §6), less the
     lead's cards: the shapes (width, length) of the lead's units in
     ``decompose``'s order, their effective suit, the slots of its largest shape,
     whether it is a single unit (else a throw), whether it is all singles, and
@@ -568,7 +568,7 @@ def _measured(
 def _contest(
     plays: Sequence[Sequence[int]], form: _Form, order: TrumpOrder, rules: Rules
 ) -> tuple[list[_Measure], list[bool], int]:
-    """Who wins (RULES §6): the one code path that decides, for ``resolve_trick``
+    """Who wins (docs/rules.md §6): the one code path that decides, for ``resolve_trick``
     and ``trick_winner`` alike, on input ``_check`` passed.
 
     Returns each play's ``_Measure``, whether each beat the best play before it,
@@ -589,7 +589,7 @@ def _contest(
 def trick_winner(
     leader: int, plays: Sequence[Sequence[int]], order: TrumpOrder, rules: Rules, *, copies: bool = True
 ) -> int:
-    """The seat that wins the trick (RULES §6): ``resolve_trick(...).winner``
+    """The seat that wins the trick (docs/rules.md §6): ``resolve_trick(...).winner``
     decided by the same code, without the per-play verdicts and explanations.
 
     Raises InvalidInput as ``resolve_trick`` without hands does; with ``copies``

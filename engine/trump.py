@@ -1,4 +1,4 @@
-"""The trump context and the order of cards (RULES.md §2).
+"""The trump context and the order of cards (docs/rules.md §2).
 
 ``TrumpOrder`` is computed once per (trump, rules) and cached.  For every card
 kind it holds:
@@ -7,7 +7,7 @@ kind it holds:
 * ``step``: the card's position among the distinct ranks of its effective
   suit, low → high (cards of equal order share a step: the off-suit level
   cards, the off-suit constant trumps).  Consecutive steps are what tractors
-  link (RULES §3);
+  link (docs/rules.md §3);
 * ``power``: ``step`` refined by ``level_suit_precedence`` (seed 002: off-suit
   level cards rank S > H > C > D instead of tying); single cards compare by it.
 
@@ -129,7 +129,7 @@ def trump_order(trump: Trump, rules: Rules) -> TrumpOrder:
         values = [main]
         owner = tsuit if eff == TRUMP else eff
         if rules.ace_low_tractor and owner is not None and ACE in plain:
-            # RULES §3 ace_low_tractor: A also links below the suit's lowest plain rank,
+            # docs/rules.md §3 ace_low_tractor: A also links below the suit's lowest plain rank,
             # only at the bottom of a tractor (AA2233); it then ranks lowest.
             ace_step = step[make(owner, ACE)]
             low = tuple(range(len(plain) - 1))  # the suit's own plain ranks below A

@@ -1,11 +1,11 @@
-"""Combinations (RULES.md §3) and the decomposition of a card set into units.
+"""Combinations (docs/rules.md §3) and the decomposition of a card set into units.
 
 A *unit* is a tuple of ``width`` identical cards (single, pair 对子, triple 三条,
 quad 四条) or a tractor 拖拉机: ``length`` ≥ 2 tuples of one width at
 consecutive order steps of one effective suit (``TrumpOrder.chains``).
 
 ``decompose`` is the one deterministic decomposition that leads, throws,
-following, trick comparison and the kitty all share (RULES §4): repeatedly take
+following, trick comparison and the kitty all share (docs/rules.md §4): repeatedly take
 the unit with the most cards; ties → the wider; ties → the higher.
 """
 
@@ -46,7 +46,7 @@ class Unit:
 
     @property
     def kind(self) -> str:
-        """``single``, ``tuple`` or ``tractor`` (API.md analyze)."""
+        """``single``, ``tuple`` or ``tractor`` (docs/api.md analyze)."""
         if self.length > 1:
             return "tractor"
         return "single" if self.width == 1 else "tuple"
@@ -57,7 +57,7 @@ class Unit:
 
 def _pick_kind(order: TrumpOrder, kinds: Iterable[int], counts: Mapping[int, int], width: int) -> int | None:
     """Which kind of a step supplies a tuple of ``width``: the highest power
-    (RULES §4 "ties → the higher"), then the tightest fit (keeping wider tuples
+    (docs/rules.md §4 "ties → the higher"), then the tightest fit (keeping wider tuples
     whole), then the lowest kind."""
     best: tuple[int, int, int] | None = None
     for kind in kinds:
@@ -211,7 +211,7 @@ def _tuples_only(cards: tuple[int, ...], powers: tuple[int, ...], suit: int) -> 
 def decompose(cards: Iterable[int], order: TrumpOrder) -> tuple[Unit, ...]:
     """Units of a set of cards of one effective suit, largest structures first.
 
-    RULES §4: repeatedly take the unit with the most cards, ties → the wider
+    docs/rules.md §4: repeatedly take the unit with the most cards, ties → the wider
     (2H2H 333 555 playing 4 is 333555 + 22), ties → the higher.  Raises
     ValueError for an empty set or one mixing effective suits.
     """
@@ -238,7 +238,7 @@ def effective_suits(cards: Iterable[int], order: TrumpOrder) -> set[int]:
 
 
 def is_tractor(cards: Iterable[int], order: TrumpOrder) -> bool:
-    """True iff ``cards`` are exactly one tractor (RULES §3 examples)."""
+    """True iff ``cards`` are exactly one tractor (docs/rules.md §3 examples)."""
     cards = list(cards)
     if not cards or len(effective_suits(cards, order)) != 1:
         return False
@@ -247,7 +247,7 @@ def is_tractor(cards: Iterable[int], order: TrumpOrder) -> bool:
 
 
 def mixed_suit_problems(lead: Sequence[int], order: TrumpOrder, path: tuple[str | int, ...]) -> list[Problem]:
-    """RULES §4: a lead is one effective suit.  One problem per card (at
+    """docs/rules.md §4: a lead is one effective suit.  One problem per card (at
     ``(*path, index)``) outside the effective suit of the lead's first card."""
     if not lead:
         return []
@@ -257,7 +257,7 @@ def mixed_suit_problems(lead: Sequence[int], order: TrumpOrder, path: tuple[str 
             (*path, j),
             f"the lead mixes effective suits: {card_str(card)} is {SUIT_LABELS[order.suit[card]]}, but the "
             f"lead's first card {card_str(lead[0])} is {SUIT_LABELS[first]}; a lead is one effective suit "
-            "(RULES §4)",
+            "(docs/rules.md §4)",
         )
         for j, card in enumerate(lead)
         if order.suit[card] != first

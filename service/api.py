@@ -105,7 +105,7 @@ def json_response(obj: Any, lang: str | None = None) -> Response:
     """``jsonify(obj)`` without the app lookups: orjson bytes, application/json.
 
     With ``lang``, also ``Content-Language: lang`` and ``Vary: Accept-Language``
-    (API.md), appended at once: a new response has neither.
+    (docs/api.md), appended at once: a new response has neither.
     """
     resp = Response(orjson.dumps(obj, option=OrjsonProvider.option), content_type="application/json")
     if lang is not None:

@@ -28,7 +28,7 @@ def _spelled(value: list[Any]) -> list[int]:
 
 
 class CardField(fields.Field):
-    """One card in any notation of API.md → card kind (int)."""
+    """One card in any notation of docs/api.md → card kind (int)."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
         try:

@@ -1,4 +1,4 @@
-"""gunicorn settings for the referee (STACK.md: sync workers, preload, recycling).
+"""gunicorn settings for the referee (README.md "Deployment": sync workers, preload, recycling).
 
 ``gunicorn -c gunicorn.conf.py`` serves ``service.app:create_app()`` on
 127.0.0.1:8000.  The environment overrides: ``BIND`` (the container sets

@@ -1,4 +1,4 @@
-"""orjson as Flask's JSON provider (STACK.md: measured faster than the stdlib)."""
+"""orjson as Flask's JSON provider (bench/RESULTS.md: measured faster than the stdlib)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The referee's input limits, in one place (STACK.md "Limits", API.md "Errors").
+"""The referee's input limits, in one place (README.md "Limits", docs/api.md "Errors").
 
 Every limit is answered with problem+json, never a 500: a body over
 ``MAX_BODY_BYTES`` is a 413; an array of cards over ``MAX_CARDS`` or a hand audit
@@ -14,7 +14,7 @@ from __future__ import annotations
 from engine.cards import CARDS_PER_DECK
 
 MAX_DECKS = 4
-"""RULES.md §1: 1 to 4 decks."""
+"""docs/rules.md §1: 1 to 4 decks."""
 
 MAX_CARDS = MAX_DECKS * CARDS_PER_DECK
 """216: every card of four decks; no array of cards in a request may be longer."""

@@ -1,4 +1,4 @@
-"""Engine objects → the JSON shapes of API.md (plain functions: the hot path)."""
+"""Engine objects → the JSON shapes of docs/api.md (plain functions: the hot path)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,6 @@ def unit_json(unit: Unit) -> dict[str, Any]:
 
 @lru_cache(maxsize=1024)
 def units_json(units: tuple[Unit, ...]) -> list[dict[str, Any]]:
-    """Units as API.md shows them, cached by value: the units of a lead or of a
+    """Units as docs/api.md shows them, cached by value: the units of a lead or of a
     play's arrangement recur from hand to hand, and a response only reads them."""
     return [unit_json(u) for u in units]

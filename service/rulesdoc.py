@@ -19,7 +19,7 @@ import json
 import re
 import sys
 from collections.abc import Callable
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +61,25 @@ def _by_preset(name: str) -> dict[str, list[str]]:
     return groups
 
 
+_OPTION_NAME = re.compile(r"\b[a-z]+(?:_[a-z]+)+\b")
+
+
+def linked(text: str) -> str:
+    """A rule book text with each option it names linked to that option's entry."""
+    implemented = set(rulebook.option_names())
+    planned = set(rulebook.texts()["planned"]["options"])
+
+    def link(match: re.Match[str]) -> str:
+        name = match[0]
+        if name in implemented:
+            return f"[`{name}`](#option-{name})"
+        if name in planned:
+            return f"[`{name}`](#not-yet-implemented)"
+        return name
+
+    return _OPTION_NAME.sub(link, text)
+
+
 def _presets_text(names: list[str]) -> str:
     every = rulebook.preset_names()
     if len(names) == len(every):
@@ -92,7 +111,7 @@ def _default(option: rulebook.OptionModel) -> Any:
 
 def option_entry(option: rulebook.OptionModel) -> str:
     """One option: what it does, its values, its default, each preset's value, its sources."""
-    lines = [f'<a id="{option.anchor}"></a>', f"#### `{option.name}`", "", option.description, ""]
+    lines = [f'<a id="{option.anchor}"></a>', f"#### `{option.name}`", "", linked(option.description), ""]
     default = show(_default(option))
     groups = _by_preset(option.name)
     if option.value_descriptions:
@@ -100,7 +119,7 @@ def option_entry(option: rulebook.OptionModel) -> str:
         for value, meaning in option.value_descriptions:
             shown = show(value)
             mark = " (default)" if shown == default else ""
-            lines.append(f"| {shown}{mark} | {meaning} | {_presets_text(groups.get(shown, [])) or '–'} |")
+            lines.append(f"| {shown}{mark} | {linked(meaning)} | {_presets_text(groups.get(shown, [])) or '–'} |")
         lines.append("")
     else:
         lines.append(f"Values: {_range_text(option)}. Default: {default}.")
@@ -150,12 +169,17 @@ def pretty(value: Any, indent: int = 0) -> str:
     return "[\n" + ",\n".join(items) + "\n" + " " * indent + "]"
 
 
+@cache
+def _client() -> Any:
+    """One test client of the real app for every example (built on first use)."""
+    from service.app import create_app
+
+    return create_app({"TESTING": True, "ACCESS_LOG": False}).test_client()
+
+
 def answer(endpoint: str, body: str) -> dict[str, Any]:
     """The service's real answer to an example request (English)."""
-    from service.app import create_app  # the app only when examples are run
-
-    client = create_app({"TESTING": True, "ACCESS_LOG": False}).test_client()
-    resp = client.post(endpoint, data=body, content_type="application/json", headers={"Accept-Language": "en"})
+    resp = _client().post(endpoint, data=body, content_type="application/json", headers={"Accept-Language": "en"})
     if resp.status_code != 200:
         raise ExampleFailed(
             f"POST {endpoint} {body} is answered {resp.status_code}: {resp.get_data(as_text=True)}; "
@@ -188,13 +212,13 @@ def presets_block(run: Callable[[str, str], dict[str, Any]] = answer) -> str:
                     f'<a id="{preset.anchor}"></a>',
                     f"### `{preset.name}`",
                     "",
-                    preset.description,
+                    linked(preset.description),
                     "",
                     _differences(preset),
                     "",
                     f"Sources: {_sources_text(preset.sources)}.",
                     "",
-                    f"**Example.** {example['text']}",
+                    f"**Example.** {linked(example['text'])}",
                     "",
                     f"`POST {example['endpoint']}`",
                     "",
@@ -257,18 +281,18 @@ def planned_block() -> str:
     planned = rulebook.texts()["planned"]
     lines = ["| option | § | what it will do | values | default | sources |", "|---|---|---|---|---|---|"]
     for name, entry in planned["options"].items():
-        values = "; ".join(f"`{v}`: {d}" for v, d in entry.get("values", {}).items()) or "–"
+        values = "<br>".join(f"`{v}`: {linked(d)}" for v, d in entry.get("values", {}).items()) or "–"
         lines.append(
-            f"| `{name}` | [§{entry['section']}](#s{entry['section']}) | {entry['description']} | {values} "
+            f"| `{name}` | [§{entry['section']}](#s{entry['section']}) | {linked(entry['description'])} | {values} "
             f"| {show(entry['default'])} | {_sources_text(entry['sources'])} |"
         )
     lines += ["", "New values of implemented options:", "", "| option | value | what it will do |", "|---|---|---|"]
     for name, values in planned["values"].items():
         for value, meaning in values.items():
-            lines.append(f"| [`{name}`](#option-{name}) | `{value}` | {meaning} |")
+            lines.append(f"| [`{name}`](#option-{name}) | `{value}` | {linked(meaning)} |")
     lines += ["", "Presets:", "", "| preset | what it will be | sources |", "|---|---|---|"]
     for name, entry in planned["presets"].items():
-        lines.append(f"| `{name}` | {entry['description']} | {_sources_text(entry['sources'])} |")
+        lines.append(f"| `{name}` | {linked(entry['description'])} | {_sources_text(entry['sources'])} |")
     return "\n".join(lines)
 
 

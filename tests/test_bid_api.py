@@ -1,5 +1,5 @@
 """POST /v1/bid and /v1/bid/resolve through the app; every response is checked against
-openapi.yaml by the ``api`` fixture (RULES.md §9, API.md)."""
+openapi.yaml by the ``api`` fixture (docs/rules.md §9, docs/api.md)."""
 
 from __future__ import annotations
 

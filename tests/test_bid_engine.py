@@ -1,4 +1,4 @@
-"""engine.bidding: the 亮主 / 反主 ladder, the options and the no-bid fallbacks (RULES.md §9).
+"""engine.bidding: the 亮主 / 反主 ladder, the options and the no-bid fallbacks (docs/rules.md §9).
 
 Cases cite the seed they come from: seed 001 报牌规则 (the ladder), seed 000 亮牌規則 (two
 decks), 三副牌 亮主規則 and 四副牌, seed 002 叫主 / 亮主 / 叫牌花色 / 自反 / 抄底牌條件 and
@@ -148,7 +148,7 @@ def test_every_ladder_step(decks: int, index: int) -> None:
         ({"bid_suit_precedence": True}, bid(0, "10S 10S"), bid(1, "10D 10D"), False, "bid.weaker"),
         ({"bid_suit_precedence": True}, bid(0, "10C 10C 10C"), bid(1, "10H 10H 10H"), True, "bid.overturns"),
         ({"bid_suit_precedence": True}, bid(0, "10S 10S"), bid(1, "10D 10D 10D"), True, "bid.overturns"),
-        # single cards have no suit precedence (RULES §9: "bids of two or more cards")
+        # single cards have no suit precedence (docs/rules.md §9: "bids of two or more cards")
         ({"bid_suit_precedence": True}, bid(0, "10D"), bid(1, "10S"), False, "bid.equal_strength"),
         ({"bid_suit_precedence": True}, bid(0, "10S 10S 10S 10S"), bid(1, "SJ SJ SJ SJ"), True, "bid.overturns"),
     ],
@@ -186,7 +186,7 @@ def test_a_joker_bid_makes_no_trump_and_a_level_card_its_suit() -> None:
 
 
 def test_presets_carry_the_seed_options() -> None:
-    # RULES §10: self_overturn off in the four-deck presets (seed 000 四副 "不能自反主",
+    # docs/rules.md §10: self_overturn off in the four-deck presets (seed 000 四副 "不能自反主",
     # seed 002 "自反：不能自反"); precedence and four jokers only in four-deck-cgc
     for name in PRESET_VALUES:
         r = preset(name)
@@ -388,7 +388,7 @@ def test_not_a_bid_is_invalid_input(name: str, standing: Bid | None, new: Bid, p
 
 
 def test_own_reinforcement_counts_copies_on_the_new_bid_alone() -> None:
-    # RULES §9: standing 10H, reinforced with 10H 10H — two copies, not three
+    # docs/rules.md §9: standing 10H, reinforced with 10H 10H — two copies, not three
     verdict = judge(preset("two-deck"), bid(0, "10H"), bid(0, "10H 10H"))
     assert verdict.valid
     result = resolve_bids(preset("two-deck"), TEN, [bid(0, "10H"), bid(0, "10H 10H"), bid(1, "SJ SJ")])

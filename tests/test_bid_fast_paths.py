@@ -1,5 +1,5 @@
 """engine.bidding's looked-up steps and its short cut for the usual bid agree with the
-ladder search and the card-by-card checks they stand for (RULES.md §9; seed 001 报牌规则,
+ladder search and the card-by-card checks they stand for (docs/rules.md §9; seed 001 报牌规则,
 seed 002 抄底牌條件 for the suit-split ladder)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Card notation (API.md "Card", RULES §1): every accepted spelling, canonical printing."""
+"""Card notation (docs/api.md "Card", docs/rules.md §1): every accepted spelling, canonical printing."""
 
 from __future__ import annotations
 

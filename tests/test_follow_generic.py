@@ -1,4 +1,4 @@
-"""The generic follow rule's dynamic programme (RULES.md §5, ``engine.generic``).
+"""The generic follow rule's dynamic programme (docs/rules.md §5, ``engine.generic``).
 
 1. Leads of many tractors in a long suit against four-deck hands rich in quads
    (found by review: each took seconds before the programme carried alike lead

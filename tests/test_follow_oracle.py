@@ -1,4 +1,4 @@
-"""Brute-force oracles for the follow rule (RULES §5.2: "a play is legal iff no
+"""Brute-force oracles for the follow rule (docs/rules.md §5.2: "a play is legal iff no
 other choice of n suit cards from the hand matches better").
 
 Every play of the lead's size is enumerated from small random hands and the
@@ -421,7 +421,7 @@ def _c(text: str) -> list[int]:
 
 
 CRAFTED = [
-    # two disjoint 2-pair tractors both fit inside a 4-pair tractor lead (RULES §5: cards in tractors)
+    # two disjoint 2-pair tractors both fit inside a 4-pair tractor lead (docs/rules.md §5: cards in tractors)
     ("two-deck", (0, 0), "3H 3H 4H 4H 5H 5H 6H 6H", "7H 7H 8H 8H JH JH QH QH AH AH 5C", "classic"),
     # a 3-pair tractor and a 2-pair tractor lead against two 3-pair runs: 6 + 4 tractor cards
     ("two-deck", (0, 0), "3H 3H 4H 4H 5H 5H 9H 9H 10H 10H",

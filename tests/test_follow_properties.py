@@ -1,4 +1,4 @@
-"""Hypothesis invariants of following (RULES §5) on random deals of every preset."""
+"""Hypothesis invariants of following (docs/rules.md §5) on random deals of every preset."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Follow legality, case by case (RULES §5), over every preset.
+"""Follow legality, case by case (docs/rules.md §5), over every preset.
 
 Each row: rules, trump (level, suit), lead, hand, play, expected ``legal``,
 the code of the first reason for a refusal, and where the case comes from.
@@ -49,7 +49,7 @@ CASES: list[tuple[str, Any, tuple[str, str | None], str, str, str, bool, str | N
     ("one-lz: off-suit level card is trump", "one-deck-lianzhong", ("10", "H"), "3H", "10S 4C 5D", "4C", False, SUIT),
     ("one-lz: plays the trump level card", "one-deck-lianzhong", ("10", "H"), "3H", "10S 4C 5D", "10S", True, None),
     # --- two decks, classic (seeds 000, 001, 003) ---
-    # RULES §5 / seed 002 三连拖 → 连拖+1对: 334455 against 6677 + QQ + 99 obliges 6677 + a pair
+    # docs/rules.md §5 / seed 002 三连拖 → 连拖+1对: 334455 against 6677 + QQ + 99 obliges 6677 + a pair
     ("two: 334455 → 6677QQ", "two-deck", ("2", "S"), *RULES_334455, "6H 6H 7H 7H QH QH", True, None),
     ("two: 334455 → 6677 without the pair", "two-deck", ("2", "S"), *RULES_334455, "6H 6H 7H 7H 9H QH", False, PAIR),
     ("two: 334455 → two pairs, no tractor", "two-deck", ("2", "S"), *RULES_334455, "QH QH 9H 9H 6H 7H", False, TRACTOR),
@@ -62,7 +62,7 @@ CASES: list[tuple[str, Any, tuple[str, str | None], str, str, str, bool, str | N
     # seed 000 一對副10帶一對主牌A is a tractor
     ("two: tractor through the level", "two-deck", ("10", "H"), "3H 3H 4H 4H", "10S 10S AH AH 5H 9C", "AH AH 5H 10S", False, TRACTOR),
     ("two: plays 10S10S AHAH", "two-deck", ("10", "H"), "3H 3H 4H 4H", "10S 10S AH AH 5H 9C", "10S 10S AH AH", True, None),
-    # RULES §3 / seed 003 大王小王: the joker pairs are a tractor
+    # docs/rules.md §3 / seed 003 大王小王: the joker pairs are a tractor
     ("two: joker tractor owed", "two-deck", ("10", "H"), "5H 5H 6H 6H", "BJ BJ SJ SJ 7H 8C", "BJ BJ SJ 7H", False, TRACTOR),
     # seed 000 一對小王帶一對主10
     ("two: small jokers + trump level", "two-deck", ("10", "H"), "5H 5H 6H 6H", "SJ SJ 10H 10H 3H 4C", "SJ SJ 10H 10H", True, None),

@@ -2,7 +2,7 @@
 
 json_response builds the headers with fewer werkzeug calls, and they are exactly what
 werkzeug's setters give (names, values, order); every adjudication endpoint's 200 carries the same header list (the Vary /
-Content-Language contract of API.md).  body_limit is flask's request.max_content_length
+Content-Language contract of docs/api.md).  body_limit is flask's request.max_content_length
 and language() its Accept-Language choice, each with fewer proxy look-ups."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The kitty 抠底 multiplier (engine.kitty; RULES.md §7): every worked example of
+"""The kitty 抠底 multiplier (engine.kitty; docs/rules.md §7): every worked example of
 §7, every multiplier kind, who digs, and the transfer kind."""
 
 from __future__ import annotations
@@ -36,10 +36,10 @@ KITTY6 = cards("KC 10D 5C 3C 4C 6C")
 # (case, rules, trump, last lead, multiplier, size of the unit that set it)
 # Playing 2 with hearts trump unless said otherwise, so spades are a plain suit.
 MULTIPLIER_CASES = [
-    # power_of_two: seed 001 second rule / seed 004, RULES §7
+    # power_of_two: seed 001 second rule / seed 004, docs/rules.md §7
     ("p2 single (seed 001)", rules("two-deck"), trump("2", "H"), "7S", 2, 1),
     ("p2 pair 44 (seed 001: 2^2 = 4)", rules("two-deck"), trump("2", "H"), "4S 4S", 4, 2),
-    ("p2 triple (RULES §7: 8)", rules("three-deck", kitty_multiplier="power_of_two"), trump("2", "H"),
+    ("p2 triple (docs/rules.md §7: 8)", rules("three-deck", kitty_multiplier="power_of_two"), trump("2", "H"),
      "9S 9S 9S", 8, 3),
     ("p2 4455 (seed 001: 16)", rules("two-deck"), trump("2", "H"), "4S 4S 5S 5S", 16, 4),
     ("p2 555 (seed 001: 8)", rules("three-deck", kitty_multiplier="power_of_two"), trump("2", "H"),
@@ -167,10 +167,10 @@ def test_dealer_side_wins_without_dig_rule_moves_nothing() -> None:
 
 @pytest.mark.parametrize(
     ("before", "after"),
-    [(150, 50), (40, -60)],  # the defenders' points may go below zero (RULES §7)
+    [(150, 50), (40, -60)],  # the defenders' points may go below zero (docs/rules.md §7)
 )
 def test_dealer_side_digs_under_kitty_dig_by_dealer(before: int, after: int) -> None:
-    """Seed 002 / RULES §7 kitty_dig_by_dealer: what the dealer side digs counts against the defenders."""
+    """Seed 002 / docs/rules.md §7 kitty_dig_by_dealer: what the dealer side digs counts against the defenders."""
     result = kitty_result(rules("four-deck-cgc"), trump("3", "H"), 0, cards("AH AH"), 2, KITTY8,
                           defender_points=before)
     assert (result.multiplier, result.awarded, result.to) == (4, 100, "dealer")
@@ -190,7 +190,7 @@ def test_empty_kitty_moves_nothing() -> None:
 
 
 def test_seat_numbers_decide_the_sides() -> None:
-    """Teams are {0, 2} and {1, 3} (RULES §1)."""
+    """Teams are {0, 2} and {1, 3} (docs/rules.md §1)."""
     for dealer in range(4):
         for winner in range(4):
             result = kitty_result(rules("two-deck"), trump("2", "H"), dealer, cards("7S"), winner, KITTY8)
@@ -225,7 +225,7 @@ def test_transfer(lead: str, winner: int, before: int, moved_from: str, points: 
 
 
 def test_transfer_with_a_kitty_leaves_the_kitty_out() -> None:
-    """RULES §7: the dealer side's points are the total less the defenders' and the kitty's."""
+    """docs/rules.md §7: the dealer side's points are the total less the defenders' and the kitty's."""
     r = rules("four-deck", kitty_size=8)
     result = kitty_result(r, trump("3", "H"), 0, cards("AH"), 1, KITTY8, defender_points=175)
     assert result.transfer is not None and result.transfer.points == 400 - 25 - 175

@@ -1,4 +1,4 @@
-"""``POST /v1/kitty`` with ``last_lead`` + ``winner`` (API.md; RULES.md §7).
+"""``POST /v1/kitty`` with ``last_lead`` + ``winner`` (docs/api.md; docs/rules.md §7).
 Every response is validated against openapi.yaml by the ``api`` fixture."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""``POST /v1/kitty`` from the whole ``last_trick`` (API.md; RULES.md §6–§7).
+"""``POST /v1/kitty`` from the whole ``last_trick`` (docs/api.md; docs/rules.md §6–§7).
 
 The stubbed tests check the wiring against the trick engine's interface
 (``engine.trick.resolve_trick(leader, plays, order, rules, hands=None)`` →

@@ -1,5 +1,5 @@
 """Each limit is hit, answered with problem+json, and stated alike in the code,
-openapi.yaml and service/limits.py (STACK.md "Limits")."""
+openapi.yaml and service/limits.py (README.md "Limits")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Trump order and effective suits (RULES §2; seed 000 牌的大小顺序, seed 001 牌的大小)."""
+"""Trump order and effective suits (docs/rules.md §2; seed 000 牌的大小顺序, seed 001 牌的大小)."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def test_no_trump_with_constant_twos() -> None:
 
 
 def test_level_equal_to_constant_rank_is_simply_level() -> None:
-    # RULES §8: level 2 with constant 2s → those cards are level cards
+    # docs/rules.md §8: level 2 with constant 2s → those cards are level cards
     o = order("2", "S", "four-deck")
     assert ladder(o, TRUMP)[:5] == [["BJ"], ["SJ"], ["2S"], ["2C", "2D", "2H"], ["AS"]]
     assert ladder(o, TRUMP)[-1] == ["3S"]
@@ -57,7 +57,7 @@ def test_level_suit_precedence_orders_off_suit_level_cards() -> None:
     powers = [o.power[c] for c in off]
     assert powers == sorted(powers, reverse=True) and len(set(powers)) == 3
     assert o.power[cards("3D")[0]] > max(powers)
-    # they still share one step (tractors, RULES §3), only comparison differs
+    # they still share one step (tractors, docs/rules.md §3), only comparison differs
     assert len({o.step[c] for c in off}) == 1
     plain = order("3", "D", "two-deck")
     assert len({plain.power[c] for c in off}) == 1

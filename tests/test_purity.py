@@ -38,7 +38,7 @@ def test_engine_opens_no_files() -> None:
 
 
 def test_engine_is_strictly_typed() -> None:
-    """mypy --strict over engine/ (STACK.md): the rules text keeps its types honest."""
+    """mypy --strict over engine/ (pyproject.toml [tool.mypy]): the rules text keeps its types honest."""
     from mypy import api
 
     out, err, status = api.run(["--config-file", str(ENGINE.parent / "pyproject.toml"), str(ENGINE)])

@@ -8,6 +8,8 @@ and then the engine must not have it yet)."""
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 import pytest
@@ -120,3 +122,36 @@ def test_rulesets_answer_the_texts(api: Any) -> None:
         assert ruleset["doc"] == f"docs/rules.md#preset-{ruleset['name']}"
     one = api.get("/v1/rulesets/four-deck-cgc").json
     assert one["sources"] == ["seed 002"] and one["description"] == BOOK["presets"]["four-deck-cgc"]["description"]
+
+
+
+class _ThrowPenalty(StrEnum):
+    NONE = "none"
+    MATCH_POINT = "match_point"
+    POINTS_PER_CARD = "points_per_card"
+
+
+@dataclass(frozen=True)
+class _TypedRules:
+    throw_penalty: _ThrowPenalty
+    self_reinforce: bool
+    decks: int
+
+
+class _TypedEngine:  # an engine whose Rules are typed, with no OPTIONS table
+    Rules = _TypedRules
+
+
+def test_the_option_model_is_read_generically_from_enums(monkeypatch: pytest.MonkeyPatch) -> None:
+    """When the engine's options become enums (StrEnum choices or Enum-typed
+    Rules fields), the rule book reads the same JSON values."""
+    option = engine_rules.OPTIONS["throw_penalty"]
+    as_enum = engine_rules.Option(option.kind, _ThrowPenalty, help=option.help)  # type: ignore[arg-type]
+    monkeypatch.setitem(engine_rules.OPTIONS, "throw_penalty", as_enum)
+    assert rulebook.engine_values("throw_penalty") == ("none", "match_point", "points_per_card")
+
+    monkeypatch.setattr(rulebook, "engine_rules", _TypedEngine)
+    assert rulebook.option_names() == ["throw_penalty", "self_reinforce", "decks"]
+    assert rulebook.engine_values("throw_penalty") == ("none", "match_point", "points_per_card")
+    assert rulebook.engine_values("self_reinforce") == (True, False)
+    assert rulebook.engine_values("decks") is None

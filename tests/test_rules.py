@@ -1,4 +1,4 @@
-"""Presets as data and the option model (RULES §10)."""
+"""Presets as data and the option model (docs/rules.md §10)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from engine.errors import InvalidInput
 from engine.levels import LEVEL_TABLES, level_table_from_json
 from engine.rules import OPTIONS, PRESET_VALUES, preset, rules_from_json
 
-# RULES §10 table: preset → (decks, kitty, constant ranks, kitty kind, level table, follow patterns)
+# docs/rules.md §10 table: preset → (decks, kitty, constant ranks, kitty kind, level table, follow patterns)
 TABLE = {
     "one-deck": (1, 6, (), "power_of_two", "one-deck", "classic"),
     "one-deck-lianzhong": (1, 6, (), "linear", "one-deck-lianzhong", "classic"),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -66,3 +67,23 @@ def test_every_link_inside_the_document_has_its_anchor() -> None:
     anchors = set(re.findall(r'<a id="([^"]+)"></a>', TEXT))
     for target in re.findall(r"\]\(#([^)]+)\)", TEXT):
         assert target in anchors, f"docs/rules.md links to #{target}, which it does not have"
+
+
+def _planned_requests() -> list[tuple[str, object]]:
+    planned = rulebook.texts()["planned"]
+    out: list[tuple[str, object]] = []
+    for name, entry in planned["options"].items():
+        out.append((f"option {name}", {"preset": "two-deck", name: entry["default"]}))
+    for name, values in planned["values"].items():
+        out += [(f"{name} = {value}", {"preset": "two-deck", name: value}) for value in values]
+    out += [(f"preset {name}", name) for name in planned["presets"]]
+    return out
+
+
+@pytest.mark.parametrize(("what", "rules"), _planned_requests(), ids=[w for w, _ in _planned_requests()])
+def test_what_is_not_yet_implemented_is_refused_not_ignored(api: Any, what: str, rules: object) -> None:
+    """docs/rules.md promises a 422 for every option, value and preset it lists
+    as not yet implemented."""
+    resp = api.post("/v1/analyze", {"rules": rules, "trump": {"level": "2", "suit": "S"}, "cards": ["AS"]})
+    assert resp.status_code == 422, (what, resp.json)
+    assert resp.json["errors"][0]["pointer"].startswith("/rules")

@@ -1,4 +1,4 @@
-"""Level changes (engine.settle, engine.levels; RULES.md §8): every band boundary of
+"""Level changes (engine.settle, engine.levels; docs/rules.md §8): every band boundary of
 every preset's table, the next dealer, passing A, callers' own tables, and the
 hypothesis invariants of the issue."""
 

@@ -1,4 +1,4 @@
-"""``POST /v1/settle`` (API.md; RULES.md §8). Responses are validated against
+"""``POST /v1/settle`` (docs/api.md; docs/rules.md §8). Responses are validated against
 openapi.yaml by the ``api`` fixture."""
 
 from __future__ import annotations

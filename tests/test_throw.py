@@ -1,6 +1,6 @@
-"""Throws 甩牌 (RULES.md §4): table tests of engine.throw.judge_throw.
+"""Throws 甩牌 (docs/rules.md §4): table tests of engine.throw.judge_throw.
 
-Each case cites the seed or RULES example it comes from.  Notation: cards are
+Each case cites the seed or docs/rules.md example it comes from.  Notation: cards are
 space-separated; hands map seat → cards; the leader is seat 0 unless stated.
 """
 
@@ -57,10 +57,10 @@ CASES = [
     ("98844-stands", "seed 000: 98844 stands if nobody can beat the 9, the 88 or the 44",
      "9S 8S 8S 4S 4S", {1: "7S 6S 3S 3S", 2: "2S 2S", 3: "5S 7S"}, "two-deck", "10", "H",
      True, "9S 8S 8S 4S 4S", {}),
-    ("98844-partner-J", "RULES §4: no other player, partner included",
+    ("98844-partner-J", "docs/rules.md §4: no other player, partner included",
      "9S 8S 8S 4S 4S", {2: "JS"}, "two-deck", "10", "H",
      False, "9S", {"9S": [(2, "JS")]}),
-    ("98844-vs-trumps", "RULES §4: cards of other effective suits never beat a throw",
+    ("98844-vs-trumps", "docs/rules.md §4: cards of other effective suits never beat a throw",
      "9S 8S 8S 4S 4S", {1: "BJ BJ 10H 10H AH", 2: "10S 10S", 3: "AD AD KD KD"}, "two-deck", "10", "H",
      True, "9S 8S 8S 4S 4S", {}),
     ("AAK", "seed 000: 副牌中 AAK 可以聯出",
@@ -75,11 +75,11 @@ CASES = [
     ("AAJJ-vs-KK", "seed 001 出牌规则 7: 有玩家出AAJJ时，若此时其他玩家有KK，则强制打出最小牌JJ",
      "AS AS JS JS", {1: "KS KS", 2: "QS", 3: "2S 2S"}, "two-deck", "2", "D",
      False, "JS JS", {"JS JS": [(1, "KS KS")]}),
-    # --- throws in trumps (RULES §2 order: BJ, SJ, trump level, off-suit level (equal), A…)
-    ("jokers-BJ-SJ", "RULES §2: BJ > SJ; a big joker elsewhere beats the thrown small joker",
+    # --- throws in trumps (docs/rules.md §2 order: BJ, SJ, trump level, off-suit level (equal), A…)
+    ("jokers-BJ-SJ", "docs/rules.md §2: BJ > SJ; a big joker elsewhere beats the thrown small joker",
      "BJ SJ", {2: "BJ 3H"}, "two-deck", "10", "H",
      False, "SJ", {"SJ": [(2, "BJ")]}),
-    ("jokers-pair-and-single", "RULES §4: equal cards tie, a tie never beats (先出者为大)",
+    ("jokers-pair-and-single", "docs/rules.md §4: equal cards tie, a tie never beats (先出者为大)",
      "BJ BJ SJ", {1: "SJ 10H 10H", 2: "AH AH"}, "two-deck", "10", "H",
      True, "BJ BJ SJ", {}),
     ("joker-tractor-and-A", "seed 000/003: BJBJSJSJ is a tractor; a level card beats the trump A",
@@ -89,47 +89,47 @@ CASES = [
      "10H 10H 10S 10S 9H", {1: "BJ BJ SJ SJ", 3: "QH"}, "two-deck", "10", "H",
      False, "9H",
      {"10H 10H 10S 10S": [(1, "BJ BJ SJ SJ")], "9H": [(1, "BJ"), (3, "QH")]}),
-    ("off-level-equal", "RULES §2: off-suit level cards are equal to each other, a tie never beats",
+    ("off-level-equal", "docs/rules.md §2: off-suit level cards are equal to each other, a tie never beats",
      "10S 10S 10C", {1: "10D 10D", 3: "10C"}, "two-deck", "10", "H",
      True, "10S 10S 10C", {}),
-    ("off-level-precedence", "seed 002 / RULES §2 level_suit_precedence: S > H > C > D among off-suit 10s",
+    ("off-level-precedence", "seed 002 / docs/rules.md §2 level_suit_precedence: S > H > C > D among off-suit 10s",
      "10C 10C 10D", {1: "10S"}, {"preset": "two-deck", "level_suit_precedence": True}, "10", "H",
      False, "10D", {"10D": [(1, "10S")]}),
-    ("off-level-no-precedence", "RULES §2: the same hands without level_suit_precedence tie",
+    ("off-level-no-precedence", "docs/rules.md §2: the same hands without level_suit_precedence tie",
      "10C 10C 10D", {1: "10S"}, "two-deck", "10", "H",
      True, "10C 10C 10D", {}),
-    ("no-trump-levels", "RULES §2 no-trump: all four level cards are equal; jokers beat them",
+    ("no-trump-levels", "docs/rules.md §2 no-trump: all four level cards are equal; jokers beat them",
      "10S 10S 10H", {1: "10C 10C 10D", 2: "SJ"}, "two-deck", "10", None,
      False, "10H", {"10H": [(2, "SJ")]}),
     ("constant-2-tractor", "seed 000 四副: 主2 + 副2 is a tractor; 副5主5 (the level) beats it",
      "2H 2H 2S 2S KH", {1: "5S 5S 5H 5H", 2: "AH"}, "four-deck", "5", "H",
      False, "KH",
      {"2H 2H 2S 2S": [(1, "5H 5H 5S 5S")], "KH": [(1, "5H"), (2, "AH")]}),
-    ("four-deck-trump-quad-vs-tractor", "RULES §3 wider_shape_beats: any quad beats a 2-pair tractor",
+    ("four-deck-trump-quad-vs-tractor", "docs/rules.md §3 wider_shape_beats: any quad beats a 2-pair tractor",
      "2H 2H 2S 2S KH KH KH", {3: "3H 3H 3H 3H"}, "four-deck", "5", "H",
      False, "2H 2H 2S 2S", {"2H 2H 2S 2S": [(3, "3H 3H 3H 3H")]}),
     # --- three decks: triples and triple tractors
-    ("3d-triple-beats-pair", "RULES §4: a higher triple beats a thrown pair (it contains a higher pair)",
+    ("3d-triple-beats-pair", "docs/rules.md §4: a higher triple beats a thrown pair (it contains a higher pair)",
      "KS KS KS 9S 9S", {1: "JS JS JS", 2: "QS QS", 3: "AS"}, "three-deck", "10", "H",
      False, "9S 9S", {"9S 9S": [(1, "JS JS"), (2, "QS QS")]}),
-    ("3d-higher-triple", "RULES §4: a higher triple beats a thrown triple",
+    ("3d-higher-triple", "docs/rules.md §4: a higher triple beats a thrown triple",
      "KS KS KS 9S 9S", {2: "AS AS AS"}, "three-deck", "10", "H",
      False, "9S 9S", {"KS KS KS": [(2, "AS AS AS")], "9S 9S": [(2, "AS AS")]}),
     ("3d-triple-tractor", "seed 000/003 泰坦尼克: a higher triple tractor beats a thrown one",
      "QS QS QS JS JS JS 5S", {1: "AS AS AS KS KS KS"}, "three-deck", "10", "H",
      False, "5S",
      {"QS QS QS JS JS JS": [(1, "AS AS AS KS KS KS")], "5S": [(1, "AS")]}),
-    ("3d-triple-tractor-stands", "RULES §4: pairs and a longer pair tractor do not beat a triple tractor",
+    ("3d-triple-tractor-stands", "docs/rules.md §4: pairs and a longer pair tractor do not beat a triple tractor",
      "QS QS QS JS JS JS AS", {1: "AS AS KS KS 9S 9S 8S 8S", 2: "KS"}, "three-deck", "10", "H",
      True, "QS QS QS JS JS JS AS", {}),
-    ("3d-wider-shape", "RULES §3: a triple tractor of 2 beats a pair tractor of 3 whatever the ranks",
+    ("3d-wider-shape", "docs/rules.md §3: a triple tractor of 2 beats a pair tractor of 3 whatever the ranks",
      "8S 8S 7S 7S 6S 6S AS", {1: "3S 3S 3S 4S 4S 4S"}, "three-deck", "10", "H",
      False, "8S 8S 7S 7S 6S 6S", {"8S 8S 7S 7S 6S 6S": [(1, "4S 4S 4S 3S 3S 3S")]}),
-    ("3d-wider-shape-off", "RULES §3 wider_shape_beats off: a lower triple tractor does not beat it",
+    ("3d-wider-shape-off", "docs/rules.md §3 wider_shape_beats off: a lower triple tractor does not beat it",
      "8S 8S 7S 7S 6S 6S AS", {1: "3S 3S 3S 4S 4S 4S"},
      {"preset": "three-deck", "wider_shape_beats": False}, "10", "H",
      True, "8S 8S 7S 7S 6S 6S AS", {}),
-    ("3d-longer-tractor-contains", "RULES §4: a longer tractor contains a higher one of the thrown length",
+    ("3d-longer-tractor-contains", "docs/rules.md §4: a longer tractor contains a higher one of the thrown length",
      "6S 6S 5S 5S AS", {2: "9S 9S 8S 8S 7S 7S"}, "three-deck", "10", "H",
      False, "6S 6S 5S 5S", {"6S 6S 5S 5S": [(2, "9S 9S 8S 8S")]}),
     # --- four decks: quads and quad tractors
@@ -139,19 +139,19 @@ CASES = [
     ("4d-quad-beats-tractor", "seed 000/002: 4張可以吃同樣張數的2張拖拉機 (wider_shape_beats)",
      "AS AS AS AS 7S 7S 8S 8S", {2: "3S 3S 3S 3S"}, "four-deck", "5", "H",
      False, "8S 8S 7S 7S", {"8S 8S 7S 7S": [(2, "3S 3S 3S 3S")]}),
-    ("4d-quad-vs-tractor-off", "RULES §3 wider_shape_beats off: a quad is not a 2-pair tractor",
+    ("4d-quad-vs-tractor-off", "docs/rules.md §3 wider_shape_beats off: a quad is not a 2-pair tractor",
      "AS AS AS AS 7S 7S 8S 8S", {2: "3S 3S 3S 3S"},
      {"preset": "four-deck", "wider_shape_beats": False}, "5", "H",
      True, "AS AS AS AS 7S 7S 8S 8S", {}),
-    ("4d-quad-tractor-beats-pair-tractor-of-4", "RULES §3: quad tractor of 2 > pair tractor of 4",
+    ("4d-quad-tractor-beats-pair-tractor-of-4", "docs/rules.md §3: quad tractor of 2 > pair tractor of 4",
      "JS JS 10S 10S 9S 9S 8S 8S AS", {3: "3S 3S 3S 3S 4S 4S 4S 4S"}, "four-deck", "5", "H",
      False, "JS JS 10S 10S 9S 9S 8S 8S",
      {"JS JS 10S 10S 9S 9S 8S 8S": [(3, "4S 4S 4S 4S 3S 3S 3S 3S")]}),
-    ("4d-quad-tractor-and-pair", "RULES §4: a quad alone is not a quad tractor; it contains a higher pair",
+    ("4d-quad-tractor-and-pair", "docs/rules.md §4: a quad alone is not a quad tractor; it contains a higher pair",
      "KS KS KS KS QS QS QS QS 4S 4S", {1: "AS AS AS AS", 2: "7S 7S 7S 7S 6S 6S 6S 6S"},
      "four-deck", "5", "H",
      False, "4S 4S", {"4S 4S": [(1, "AS AS"), (2, "7S 7S")]}),
-    ("4d-quad-tractor-of-3-vs-triple-tractor-of-4", "RULES §3: quad tractor of 3 > triple tractor of 4",
+    ("4d-quad-tractor-of-3-vs-triple-tractor-of-4", "docs/rules.md §3: quad tractor of 3 > triple tractor of 4",
      "KS KS KS QS QS QS JS JS JS 10S 10S 10S AS", {1: "3S 3S 3S 3S 4S 4S 4S 4S 6S 6S 6S 6S"},
      "four-deck", "5", "H",
      False, "KS KS KS QS QS QS JS JS JS 10S 10S 10S",
@@ -179,7 +179,7 @@ def test_throw_table(
 
 
 def test_single_unit_lead_stands_even_when_beatable() -> None:
-    """RULES §4: the leader may play any single unit; only throws are checked."""
+    """docs/rules.md §4: the leader may play any single unit; only throws are checked."""
     for lead in ("4S", "4S 4S", "5S 5S 4S 4S"):
         v = judge(lead, {1: "AS AS KS KS QS QS"})
         assert v.valid and v.failed_units == () and v.forced_play == tuple(cards(lead))
@@ -192,14 +192,14 @@ def test_forced_play_is_the_lead_as_given_when_valid() -> None:
 
 
 def test_decomposition_is_reported() -> None:
-    """RULES §4: largest structures first (seed 000: playing 10, QQJJ is a tractor)."""
+    """docs/rules.md §4: largest structures first (seed 000: playing 10, QQJJ is a tractor)."""
     v = judge("AS QS QS JS JS", {})
     assert [(u.width, u.length, text(u.cards)) for u in v.units] == [(2, 2, "QS QS JS JS"), (1, 1, "AS")]
     assert v.suit == 0
     assert judge("BJ SJ", {}).suit == TRUMP
 
 
-# --- forced-unit policies (RULES §4).  Lead AKK-free mix: 5544 tractor, 99 pair, A and K singles.
+# --- forced-unit policies (docs/rules.md §4).  Lead AKK-free mix: 5544 tractor, 99 pair, A and K singles.
 # Seat 1 beats the 5544 tractor with 7766; seat 2 beats 99 with JJ; nobody beats A or K.
 POLICY_LEAD = "AS KS 9S 9S 5S 5S 4S 4S"
 POLICY_HANDS = {1: "7S 7S 6S 6S", 2: "JS JS", 3: "2C"}
@@ -210,7 +210,7 @@ POLICY_HANDS = {1: "7S 7S 6S 6S", 2: "JS JS", 3: "2C"}
     [
         ("lowest_failed", POLICY_HANDS, "5S 5S 4S 4S", "seeds 000/001: the failed unit whose top ranks lowest"),
         ("smallest_failed", POLICY_HANDS, "9S 9S", "seed 002 出最小的牌型及牌: fewest cards first"),
-        ("smallest_unit", POLICY_HANDS, "KS", "RULES §4: the smallest unit, failed or not"),
+        ("smallest_unit", POLICY_HANDS, "KS", "docs/rules.md §4: the smallest unit, failed or not"),
         ("first_blocked", POLICY_HANDS, "5S 5S 4S 4S", "shengji.io: seat 1 blocks first, its unit"),
         ("first_blocked", {1: "JS JS", 2: "7S 7S 6S 6S", 3: "2C"}, "9S 9S",
          "shengji.io: now seat 1 blocks only 99"),
@@ -238,7 +238,7 @@ def test_first_blocked_counts_seats_from_the_leader() -> None:
 
 
 def test_lowest_failed_ties_go_to_fewer_cards() -> None:
-    """RULES §4 lowest_failed: equal highest cards → fewer cards.  Playing 10 (hearts trump),
+    """docs/rules.md §4 lowest_failed: equal highest cards → fewer cards.  Playing 10 (hearts trump),
     the tractor 10S10S AHAH tops at 10S, equal to the single 10C (off-suit level cards tie)."""
     v = judge("10S 10S AH AH 10C", {1: "SJ SJ 10H 10H"})
     assert [text(u.cards) for u in v.units] == ["10S 10S AH AH", "10C"]
@@ -248,7 +248,7 @@ def test_lowest_failed_ties_go_to_fewer_cards() -> None:
 
 
 def test_four_deck_cgc_preset_defaults() -> None:
-    """RULES §10: four-deck-cgc forces the smallest failed unit and costs a match point (seed 002)."""
+    """docs/rules.md §10: four-deck-cgc forces the smallest failed unit and costs a match point (seed 002)."""
     v = judge(POLICY_LEAD, POLICY_HANDS, rules="four-deck-cgc", level="10")
     assert text(v.forced_play) == "9S 9S"
     assert (v.penalty.kind, v.penalty.amount, v.penalty.seat, v.penalty.team) == ("match_point", 1, 0, None)
@@ -266,7 +266,7 @@ def test_four_deck_cgc_preset_defaults() -> None:
     ],
 )
 def test_penalties(overrides: dict[str, Any], leader: int, expected: tuple[Any, ...], code: str | None) -> None:
-    """RULES §4 throw_penalty: none, match_point (seed 002: −1 for the thrower), points_per_card."""
+    """docs/rules.md §4 throw_penalty: none, match_point (seed 002: −1 for the thrower), points_per_card."""
     hands = {(leader + 1) % 4: "7S 7S 6S 6S", (leader + 2) % 4: "JS JS"}
     v = judge(POLICY_LEAD, hands, rules={"preset": "two-deck", **overrides}, leader=leader)
     assert not v.valid

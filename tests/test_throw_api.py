@@ -1,4 +1,4 @@
-"""``POST /v1/throw`` (API.md): every response validated against openapi.yaml by the
+"""``POST /v1/throw`` (docs/api.md): every response validated against openapi.yaml by the
 ``api`` fixture; seed examples end to end, languages, and 4xx with pointers."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hypothesis invariants of throws (RULES.md §4, engine.throw.judge_throw).
+"""Hypothesis invariants of throws (docs/rules.md §4, engine.throw.judge_throw).
 
 * a single-unit lead always stands;
 * the forced play is one unit of the lead (the lead itself when it stands);

@@ -1,4 +1,4 @@
-"""engine.throw's search shortcut (RULES.md §4): ``_Layout.tops`` is, per length,
+"""engine.throw's search shortcut (docs/rules.md §4): ``_Layout.tops`` is, per length,
 the highest unit of that length a suit has, and a thrown shape whose lowest
 unit ranks that high is not searched — with the same verdict as a full search.
 

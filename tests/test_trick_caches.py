@@ -1,5 +1,5 @@
 """The trick and follow engines' value caches give what the uncached rules give
-(RULES §4, §5, §6), whatever was asked before them.
+(docs/rules.md §4, §5, §6), whatever was asked before them.
 
 The measures of plays are cached by the lead's form, not its cards, and over a
 lead without a tractor by the played cards' powers and effective suit, not the
@@ -44,7 +44,7 @@ from engine.trick import (
 from engine.trump import Trump, TrumpOrder, trump_order
 from engine.units import _decompose, decompose
 
-# every preset, and option sets that change how plays compare (RULES §6)
+# every preset, and option sets that change how plays compare (docs/rules.md §6)
 RULE_SETS: list[Rules] = [preset(name) for name in sorted(PRESET_VALUES)] + [
     rules_from_json({"preset": "four-deck", "throw_comparison": "all_units"}),
     rules_from_json({"preset": "three-deck", "throw_comparison": "highest_card"}),

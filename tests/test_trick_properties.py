@@ -1,4 +1,4 @@
-"""Hypothesis invariants of the trick winner (RULES §6) on random deals of every preset."""
+"""Hypothesis invariants of the trick winner (docs/rules.md §6) on random deals of every preset."""
 
 from __future__ import annotations
 

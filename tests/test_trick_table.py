@@ -1,4 +1,4 @@
-"""Trick winners, case by case (RULES §6 and §5.3), over every preset.
+"""Trick winners, case by case (docs/rules.md §6 and §5.3), over every preset.
 
 Each row: rules, trump (level, suit), leader, the four plays in playing order,
 the expected winner, roles, which plays beat the best so far, the points, and
@@ -70,26 +70,26 @@ CASES: list[tuple[str, Any, Any, int, list[str], int, list[str], list[bool], int
     ("four: quad tractor over a 4-pair tractor", "four-deck", TEN_H, 0,
      ["3S 3S 4S 4S 5S 5S 6S 6S", "8S 8S 8S 8S 9S 9S 9S 9S", "JS JS QS QS KS KS AS AS", "3D 4D 5D 6D 7D 8D 9D JD"],
      1, [L, F, F, D], [False, True, False, False], 35),
-    # RULES §6 largest_unit (default): the pairs decide
+    # docs/rules.md §6 largest_unit (default): the pairs decide
     ("largest_unit: 44 does not beat QQ", "two-deck", TEN_H, 0,
      ["KS 5S 5S", "3H QH QH", "AH 4H 4H", "4D 5D 6D"], 1, [L, R, R, D], [False, True, False, False], 25),
     ("largest_unit: KK beats QQ", "two-deck", TEN_H, 0,
      ["KS 5S 5S", "3H QH QH", "2H KH KH", "4D 5D 6D"], 2, [L, R, R, D], [False, True, True, False], 45),
-    # RULES §6 all_units (shengji.io): every unit stronger
+    # docs/rules.md §6 all_units (shengji.io): every unit stronger
     ("all_units: 2 + KK fails on the single", {"preset": "two-deck", "throw_comparison": "all_units"}, TEN_H, 0,
      ["KS 5S 5S", "3H QH QH", "2H KH KH", "4D 5D 6D"], 1, [L, R, R, D], [False, True, False, False], 45),
     ("all_units: A + KK beats 3 + QQ", {"preset": "two-deck", "throw_comparison": "all_units"}, TEN_H, 0,
      ["KS 5S 5S", "3H QH QH", "AH KH KH", "4D 5D 6D"], 2, [L, R, R, D], [False, True, True, False], 45),
-    # RULES §6 highest_card
+    # docs/rules.md §6 highest_card
     ("highest_card: AH decides", {"preset": "two-deck", "throw_comparison": "highest_card"}, TEN_H, 0,
      ["KS 5S 5S", "3H QH QH", "AH 4H 4H", "4D 5D 6D"], 2, [L, R, R, D], [False, True, True, False], 25),
-    # RULES §6: a discard never wins
+    # docs/rules.md §6: a discard never wins
     ("a discard never wins", "one-deck", TEN_H, 0, ["3S", "AD", "2S", "4S"], 3, [L, D, F, F],
      [False, False, False, True], 0),
     # no-trump: the jokers and level cards are the trumps
     ("no-trump: BJ over SJ, AS a discard", "two-deck", ("10", None), 1, ["SJ", "BJ", "10S", "AS"], 2, [L, F, F, D],
      [False, True, False, False], 10),
-    # seed 000 / RULES §3: the joker pairs are a tractor and ruff a plain tractor
+    # seed 000 / docs/rules.md §3: the joker pairs are a tractor and ruff a plain tractor
     ("joker tractor ruffs", "two-deck", TEN_H, 0,
      ["5S 5S 6S 6S", "BJ BJ SJ SJ", "10H 10H 10S 10S", "7S 7S 8S 8S"], 1, [L, R, R, F],
      [False, True, False, False], 50),
@@ -111,7 +111,7 @@ CASES: list[tuple[str, Any, Any, int, list[str], int, list[str], list[bool], int
     ("cgc: 主2 + 10S tractor over 主2 + 10C", "four-deck-cgc", TEN_H, 0,
      ["3H 3H 4H 4H", "2H 2H 10C 10C", "2H 2H 10S 10S", "AH AH KH KH"], 2, [L, F, F, F],
      [False, True, True, False], 60),
-    # RULES §3: two pairs of off-suit 10s (one step) are no tractor, so no structure
+    # docs/rules.md §3: two pairs of off-suit 10s (one step) are no tractor, so no structure
     ("10S10S 10C10C is no tractor", "four-deck-cgc", TEN_H, 0,
      ["3H 3H 4H 4H", "10S 10S 10C 10C", "10H 10H 10S 10S", "AH AH KH KH"], 2, [L, F, F, F],
      [False, False, True, False], 100),
@@ -156,7 +156,7 @@ def test_beats_seed_000_examples() -> None:
 
 
 def test_arrangements_try_every_way() -> None:
-    """A play that can serve the lead in two ways is judged by its best (RULES §6):
+    """A play that can serve the lead in two ways is judged by its best (docs/rules.md §6):
     lead 33 + 5 + 6 against 3 decks' 999 + 8: 99 + 9 + 8 is the only way,
     while 7788 + 9 + 9 may put either pair in the pair slot."""
     r = rules_from_json("three-deck")

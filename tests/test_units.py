@@ -1,4 +1,4 @@
-"""Combinations and the decomposition (RULES §3 and §4)."""
+"""Combinations and the decomposition (docs/rules.md §3 and §4)."""
 
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ def test_tractor_examples(rules: object, level: str, suit: str | None, text: str
 # (rules, level, suit, cards, expected units high-first as (width, length, cards), source)
 DECOMPOSITION_CASES = [
     ("three-deck", "4", "S", "2H 2H 3H 3H 3H 5H 5H 5H", [(3, 2, "5H 5H 5H 3H 3H 3H"), (2, 1, "2H 2H")],
-     "RULES §4: 333555 + 22, not 223355 + 3 + 5"),
+     "docs/rules.md §4: 333555 + 22, not 223355 + 3 + 5"),
     ("two-deck", "2", "H", "AS KS QS JS 10S 9S 8S 7S 7S",
      [(2, 1, "7S 7S"), (1, 1, "AS"), (1, 1, "KS"), (1, 1, "QS"), (1, 1, "JS"), (1, 1, "10S"), (1, 1, "9S"), (1, 1, "8S")],
      "seed 004 throw AKQJ109877"),
@@ -188,7 +188,7 @@ def test_every_unit_is_well_formed(case: tuple[object, list[int]]) -> None:
 
 
 def _plain_greedy(cards: list[int], o: TrumpOrder) -> list[tuple[int, int, tuple[int, ...], int]]:
-    """RULES §4 written out with every candidate listed at every step: each kind's
+    """docs/rules.md §4 written out with every candidate listed at every step: each kind's
     whole tuple, and each maximal run of every chain at every width (at a step, the
     kind of the highest power, then the tightest fit, then the lowest); take the
     most cards, then the widest, then the highest (then the lowest kind; the
@@ -224,7 +224,7 @@ def _plain_greedy(cards: list[int], o: TrumpOrder) -> list[tuple[int, int, tuple
 def test_decomposition_is_the_plain_greedy(case: tuple[object, list[int]]) -> None:
     """decompose's shortcuts (tractors searched within runs of pairs only, the
     tuples taken at once when no tractor is left) give the units, in the order,
-    of the greedy with every candidate listed (RULES §4)."""
+    of the greedy with every candidate listed (docs/rules.md §4)."""
     o, chosen = case
     units = decompose(chosen, o)  # type: ignore[arg-type]
     assert [(u.width, u.length, u.cards, u.rank) for u in units] == _plain_greedy(chosen, o)  # type: ignore[arg-type]

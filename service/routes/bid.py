@@ -1,4 +1,4 @@
-"""``POST /v1/bid`` and ``POST /v1/bid/resolve``: bidding 亮主 / 反主 (RULES.md §9)."""
+"""``POST /v1/bid`` and ``POST /v1/bid/resolve``: bidding 亮主 / 反主 (docs/rules.md §9)."""
 
 from __future__ import annotations
 
@@ -71,7 +71,7 @@ def _trump_json(trump: Trump | None) -> dict[str, str | None] | None:
 def _verdict_json(
     verdict: BidVerdict, lang: str, out: dict[str, Any] | None = None, shown: dict[int, Any] | None = None
 ) -> dict[str, Any]:
-    """A verdict as API.md shows it, filled into ``out`` (a resolve step starts
+    """A verdict as docs/api.md shows it, filled into ``out`` (a resolve step starts
     with its bid's seat and cards).  ``shown``: the JSON of bids rendered
     already, by id: a standing bid shown again is the same object again."""
     if out is None:

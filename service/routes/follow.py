@@ -28,7 +28,7 @@ _schema = FollowRequest()
 
 @lru_cache(maxsize=1024)
 def structure_json(structure: Structure | None, lang: str) -> dict[str, Any] | None:
-    """A structure as API.md shows it, cached by value: the few that recur are
+    """A structure as docs/api.md shows it, cached by value: the few that recur are
     rendered once, and a response only ever reads the dict it is given."""
     if structure is None:
         return None
@@ -37,7 +37,7 @@ def structure_json(structure: Structure | None, lang: str) -> dict[str, Any] | N
 
 @lru_cache(maxsize=1024)
 def requirement_json(req: Requirement, lang: str) -> dict[str, Any]:
-    """A requirement as API.md shows it, cached by value (as ``structure_json``)."""
+    """A requirement as docs/api.md shows it, cached by value (as ``structure_json``)."""
     return req.as_json() | {"text": req.describe().message(lang)}
 
 

@@ -1,4 +1,4 @@
-"""``POST /v1/hand``: audit a whole finished hand (tournament use; API.md)."""
+"""``POST /v1/hand``: audit a whole finished hand (tournament use; docs/api.md)."""
 
 from __future__ import annotations
 

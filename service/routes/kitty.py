@@ -1,4 +1,4 @@
-"""``POST /v1/kitty``: the 抠底 multiplier and what the kitty moves (RULES §7).
+"""``POST /v1/kitty``: the 抠底 multiplier and what the kitty moves (docs/rules.md §7).
 
 Two request forms: ``last_trick`` (leader + the four plays; the trick engine
 names the winner and whether it won with trumps) or ``last_lead`` + ``winner``
@@ -62,7 +62,7 @@ _schema = KittyRequest()
 
 
 def kitty_json(result: KittyResult, lang: str) -> dict[str, Any]:
-    """A kitty verdict as API.md shows it (also used inside /v1/hand)."""
+    """A kitty verdict as docs/api.md shows it (also used inside /v1/hand)."""
     transfer = result.transfer
     return {
         "multiplier": result.multiplier,

@@ -1,4 +1,4 @@
-"""``POST /v1/settle``: who goes up how many levels after a hand (RULES §8)."""
+"""``POST /v1/settle``: who goes up how many levels after a hand (docs/rules.md §8)."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ _schema = SettleRequest()
 
 
 def settle_json(result: Settlement, lang: str) -> dict[str, Any]:
-    """A settlement as API.md shows it (also used inside /v1/hand)."""
+    """A settlement as docs/api.md shows it (also used inside /v1/hand)."""
     band = result.band
     return {
         "outcome": result.outcome,

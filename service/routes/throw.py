@@ -1,4 +1,4 @@
-"""``POST /v1/throw``: does a multi-unit lead (甩牌) stand, and what is forced if not (RULES §4)."""
+"""``POST /v1/throw``: does a multi-unit lead (甩牌) stand, and what is forced if not (docs/rules.md §4)."""
 
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ def _penalty_json(penalty: Penalty) -> dict[str, Any]:
 
 
 def throw_json(verdict: ThrowVerdict, lang: str) -> dict[str, Any]:
-    """A verdict as API.md's ``/v1/throw`` response.
+    """A verdict as docs/api.md's ``/v1/throw`` response.
 
     A unit (listed, failed, forced) or a blocker (a seat beating several thrown
     units with the same cards) met again is the same JSON object again.
