@@ -112,6 +112,7 @@ def shoot(driver: Any, shots: Path, name: str) -> None:
         driver.set_window_size(width, 900)
         height = driver.execute_script("return document.documentElement.scrollHeight")
         driver.set_window_size(width, min(height + 140, 6000))
+        driver.execute_script("window.scrollTo(0, 0)")
         driver.save_screenshot(str(shots / f"{name}-{width}.png"))
         wide = driver.execute_script("return document.documentElement.scrollWidth > window.innerWidth + 1")
         assert not wide, f"{name}: the page scrolls sideways at {width} px"
@@ -302,7 +303,7 @@ def test_audit_marks_an_injected_illegal_follow(driver: Any, base_url: str, shot
     assert shown.get_attribute("data-trick") == "3"
     assert "follow.illegal" in shown.text and "Seat 0" in shown.text
     assert css(driver, '#audit-step li.play[data-seat="0"]').get_attribute("data-legal") == "false"
-    assert driver.switch_to.active_element.text.startswith("trick 4")  # focus follows the step
+    assert driver.switch_to.active_element.text.lower().startswith("trick 4")  # focus follows the step
     css(driver, "#audit-verdict nav.steps button.next").click()
     assert css(driver, '#audit-verdict nav.steps button[aria-current="step"]').get_attribute("data-trick") == "4"
     css(driver, "#audit-verdict nav.steps button.prev").click()
@@ -389,3 +390,22 @@ def test_card_notation(driver: Any, base_url: str, typed: str, cards: list[str],
         "const done = arguments[arguments.length - 1];"
         "import('/console/cards.js').then((m) => done(m.parseCards(arguments[0])));", typed)
     assert parsed == {"cards": cards, "errors": errors}
+
+
+def test_a_refused_request_names_the_seat(driver: Any, base_url: str) -> None:
+    """A 422 is shown as the referee's message, its pointer turned into the seat it is about."""
+    open_console(driver, f"{base_url}/console")
+    set_rules(driver, "two-deck", "10", "H")
+    enter(driver, {
+        "trick-leader": "2",
+        "f-trick-play-0": "AS AS", "f-trick-play-1": "3C 4C", "f-trick-play-2": "KS KS", "f-trick-play-3": "2D",
+    })
+    css(driver, "#trick-form button[type=submit]").click()
+    error = wait_for(driver, "#trick-verdict .error")
+    assert error.get_attribute("role") == "alert"
+    item = error.find_element(By.CSS_SELECTOR, "li")
+    assert item.get_attribute("data-pointer") == "/plays/1"  # seat 3 plays second after seat 2
+    assert item.text.startswith("Seat 3: this play has 1 cards")
+    logged = driver.get_log("browser")  # the browser reports the 422 itself: that one entry only
+    assert [e["source"] for e in logged if e["level"] == "SEVERE"] == ["network"]
+    assert all("422" in e["message"] for e in logged if e["level"] == "SEVERE")

@@ -12,17 +12,30 @@ export function setLanguage(lang) {
   language = lang === "zh" ? "zh" : "en";
 }
 
-/** A refusal by the service (problem+json): its detail and each pointer's message. */
+/** A refusal by the service (problem+json): its detail and each pointer's message,
+ * with the seat the pointer is about when there is one (`seatOf`). */
 export class RefereeError extends Error {
-  constructor(status, problem) {
+  constructor(status, problem, seatOf) {
     super(problem.detail || problem.title || `HTTP ${status}`);
     this.status = status;
     this.code = problem.code || null;
-    this.details = (problem.errors || []).map((e) => ({ pointer: e.pointer, message: e.message }));
+    this.details = (problem.errors || []).map((e) => ({ pointer: e.pointer, message: e.message, seat: seatOf(e.pointer) }));
   }
 }
 
-async function call(method, path, body) {
+/** Which seat a JSON Pointer into a request names: `/hands/2` is seat 2, and
+ * `/plays/1` (playing order) the seat after the leader. */
+function seatsOf(leader) {
+  return (pointer) => {
+    const hand = /\/hands\/(\d)(?:\/|$)/.exec(pointer || "");
+    if (hand) return Number(hand[1]);
+    const play = /\/plays\/(\d)(?:\/|$)/.exec(pointer || "");
+    if (play && leader !== null) return (leader + Number(play[1])) % 4;
+    return null;
+  };
+}
+
+async function call(method, path, body, leader = null) {
   const init = { method, headers: { "Accept-Language": language } };
   if (body !== undefined) {
     init.headers["Content-Type"] = "application/json";
@@ -30,7 +43,7 @@ async function call(method, path, body) {
   }
   const resp = await fetch(path, init);
   const data = await resp.json();
-  if (!resp.ok) throw new RefereeError(resp.status, data);
+  if (!resp.ok) throw new RefereeError(resp.status, data, seatsOf(leader));
   return data;
 }
 
@@ -111,7 +124,7 @@ export async function judgeTrick(setup, trick) {
   };
   const hands = handsBySeat(trick.hands);
   if (Object.keys(hands).length) body.hands = hands;
-  const data = await call("POST", "/v1/trick", body);
+  const data = await call("POST", "/v1/trick", body, trick.leader);
   return {
     winner: data.winner,
     team: teamOf(data.team),
@@ -170,7 +183,7 @@ export async function checkThrow(setup, attempt) {
     leader: attempt.leader,
     lead: attempt.lead,
     hands: handsBySeat(attempt.hands),
-  });
+  }, attempt.leader);
   return throwVerdict(data);
 }
 
@@ -201,7 +214,7 @@ export async function kitty(setup, form) {
     if (form.wonWithTrumps !== null) body.won_with_trumps = form.wonWithTrumps;
   }
   if (form.defenderPoints !== null) body.defender_points = form.defenderPoints;
-  return kittyVerdict(await call("POST", "/v1/kitty", body));
+  return kittyVerdict(await call("POST", "/v1/kitty", body, form.lastTrick ? form.lastTrick.leader : null));
 }
 
 function settleVerdict(data) {

@@ -407,7 +407,7 @@ function showPrintHeader() {
   const s = setup();
   const trump = `${s.level}${s.suit ? SUIT_SYMBOL[s.suit] : ` ${t("noTrump")}`}`;
   $("#print-rules").textContent = t("printRules", { rules: rulesText(), trump });
-  $("#print-time").textContent = lastRuling ? t("printTime", { time: lastRuling.at.toLocaleString(lang() === "zh" ? "zh-CN" : "en-GB") }) : "";
+  $("#print-time").textContent = lastRuling ? t("printTime", { time: lastRuling.at.toLocaleString(lang() === "zh" ? "zh-CN" : "en-GB", { timeZoneName: "short" }) }) : "";
   $("#print-link").textContent = lastRuling ? permalink() : "";
 }
 

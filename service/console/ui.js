@@ -171,6 +171,9 @@ export function showError(box, err) {
   fill(box,
     h("div", { class: "error", role: "alert" },
       h("p", { text: err && err.status ? t("failed", { detail }) : detail }),
-      items.length ? h("ul", {}, items.map((d) => h("li", { text: `${d.pointer}: ${d.message}` }))) : null),
+      items.length ? h("ul", {}, items.map((d) => h("li", {
+        "data-pointer": d.pointer,
+        text: `${d.seat === null || d.seat === undefined ? d.pointer : seatLabel(d.seat)}: ${d.message}`,
+      }))) : null),
   );
 }
