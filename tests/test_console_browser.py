@@ -246,7 +246,10 @@ def test_permalink_reproduces_the_ruling(driver: Any, base_url: str, shots: Path
     assert css(driver, "#opt-throw_comparison").get_attribute("value") == "all_units"
     assert "overridden" in css(driver, '.option[data-option="throw_comparison"]').get_attribute("class")
     assert css(driver, "#f-trick-hand-3").get_attribute("value") == "2S 4C 大王"
-    shoot(driver, shots, "03-permalink-reopened")
+    css(driver, "#options summary").click()
+    shoot(driver, shots, "03-permalink-reopened-options-open")
+    enter(driver, {"f-trick-play-3": "2S"})  # a verdict no longer answering its inputs is marked stale
+    assert "stale" in css(driver, "#trick-verdict").get_attribute("class")
 
 
 def test_language_switch(driver: Any, base_url: str, shots: Path) -> None:

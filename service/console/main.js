@@ -64,8 +64,8 @@ function optionControl(name, spec, value) {
     write = (v) => { input.value = typeof v === "object" && v ? v.name : v; };
   } else if (spec.kind === "int") {
     input = h("input", { id, type: "number", min: spec.minimum ?? undefined, max: spec.maximum ?? undefined });
-    read = () => Number(input.value);
-    write = (v) => { input.value = String(v); };
+    read = () => (input.value.trim() === "" ? null : Number(input.value));
+    write = (v) => { input.value = v === null || v === undefined ? "" : String(v); };
   } else { // ranks
     input = h("input", { id, type: "text", placeholder: "2, 10", autocomplete: "off" });
     read = () => input.value.split(/[\s,]+/).filter(Boolean).map((r) => r.toUpperCase());
@@ -86,8 +86,10 @@ function optionControl(name, spec, value) {
   };
   input.addEventListener("change", () => {
     const v = read();
-    if (sameValue(v, presetValue())) delete overrides[name];
-    else overrides[name] = v;
+    if (v === null || sameValue(v, presetValue())) {
+      delete overrides[name]; // an emptied field is the preset's value again
+      write(presetValue());
+    } else overrides[name] = v;
     sync();
     rulesChanged();
   });
