@@ -3,7 +3,7 @@
 Besides the ``/v1`` rules endpoints and the ops endpoints, every request gets a
 request id (``X-Request-ID``, echoed), one JSON access log line and its count
 and latency in the Prometheus metrics (``/metrics``); ``/docs`` serves the
-interactive documentation offline.
+interactive documentation offline and ``/console`` the referee console.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from werkzeug.exceptions import HTTPException
 from engine.errors import InvalidInput
 from service import logs, metrics, routes  # noqa: F401  (routes registers the /v1 views)
 from service.api import v1
+from service.console_page import console
 from service.docs import docs
 from service.errors import invalid, problem_response
 from service.jsonio import OrjsonProvider
@@ -45,6 +46,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(v1)
     app.register_blueprint(ops)
     app.register_blueprint(docs)
+    app.register_blueprint(console)
     app.add_url_rule("/metrics", "metrics", metrics.metrics_view, methods=["GET"])
     logs.init_app(app)
 

@@ -60,13 +60,18 @@ def swagger_ui_version() -> str:
     return path.read_text(encoding="utf-8").strip().lstrip("v") if path.is_file() else version("flask-swagger-ui")
 
 
-def content_security_policy(nonce: str) -> str:
-    """Only this origin: the page works, and stays working, with the network off."""
+def content_security_policy(nonce: str | None, inline_styles: bool = True) -> str:
+    """Only this origin: the page works, and stays working, with the network off.
+
+    ``nonce`` admits the page's one inline script (None: scripts from files only);
+    ``inline_styles`` admits style attributes (Swagger UI writes them)."""
+    scripts = "script-src 'self'" + (f" 'nonce-{nonce}'" if nonce else "")
+    styles = "style-src 'self'" + (" 'unsafe-inline'" if inline_styles else "")
     return "; ".join(
         [
             "default-src 'self'",
-            f"script-src 'self' 'nonce-{nonce}'",
-            "style-src 'self' 'unsafe-inline'",
+            scripts,
+            styles,
             "img-src 'self' data: blob:",
             "connect-src 'self'",
             "font-src 'self' data:",
