@@ -81,20 +81,9 @@ TRICK_HANDS = _deal(
 def _hand_body(preset_name: str, seed: int) -> Body:
     """A whole legal hand from the test suite's deal generator (tests/deal.py)."""
     from engine.rules import preset
-    from tests.deal import play_hand
+    from tests.deal import hand_body, play_hand
 
-    deal = play_hand(preset(preset_name), seed)
-    return {
-        "rules": preset_name, "trump": deal.trump.as_json(), "dealer": deal.dealer,
-        "levels": {"0": "5", "1": "7"},
-        "hands": {str(s): _strs(h) for s, h in deal.hands.items()}, "kitty": _strs(deal.kitty),
-        "tricks": [
-            {"leader": t.leader, "plays": [_strs(list(p)) for p in t.plays]}
-            | ({} if t.attempted_throw is None else {"attempted_throw": _strs(list(t.attempted_throw))})
-            for t in deal.tricks
-        ],
-        "strict": True,
-    }
+    return hand_body(play_hand(preset(preset_name), seed), levels=("5", "7"))
 
 
 HAND_2 = _hand_body("two-deck", 3)

@@ -2,12 +2,15 @@
 
     tractor-referee audit HAND.json        one hand (the body of POST /v1/hand)
     tractor-referee audit HANDS.jsonl      one hand per line (progress bar on a terminal)
+    tractor-referee audit -                standard input (one hand, or one per line)
     tractor-referee serve [gunicorn args]  the service, as the README's run command
 
-``audit`` loads each record with the same schema as ``/v1/hand`` and prints a
-readable per-trick report.  Exit status: 0 every hand clean, 1 a violation in
-some hand, 2 bad input (unreadable file, or a record that cannot be
-adjudicated; its JSON Pointer is printed).
+``audit`` (service/auditor.py) loads each record with the same schema as
+``/v1/hand`` and prints a readable per-trick report and a summary, or with
+``--json`` one JSON verdict per line; ``--jobs`` audits in parallel processes,
+``--quiet`` prints only the violations and the summary.  Exit status: 0 every
+hand clean, 1 a violation in some hand, 2 bad input (unreadable file, or a
+record that cannot be adjudicated; its JSON Pointer is printed).
 """
 
 from __future__ import annotations
@@ -15,128 +18,21 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterator, Sequence
-from typing import Any, TextIO
+from collections.abc import Sequence
 
-import orjson
-from marshmallow import ValidationError
+from service.auditor import CLEAN, audit_command, default_jobs
 
-from engine.audit import HandAudit, audit_hand
-from engine.cards import card_str
-from engine.errors import InvalidInput, Problem
-from service.errors import messages_to_problems, pointer
-
-CLEAN, VIOLATIONS, BAD_INPUT = 0, 1, 2
+INTERRUPTED = 130  # the shell's status for a command stopped by Ctrl-C
 
 
-class Unreadable(ValueError):
-    """One record that is not JSON; the others are still audited."""
-
-
-def _records(path: str) -> Iterator[tuple[str, Any]]:
-    """(label, parsed JSON or Unreadable) for a .json file (one hand) or JSON
-    Lines (one per line, labelled ``file:line``)."""
-    with open(path, "rb") as f:
-        data = f.read()
-    lines = (
-        [(path, data)] if not path.endswith((".jsonl", ".ndjson"))
-        else [(f"{path}:{n}", line) for n, line in enumerate(data.splitlines(), 1) if line.strip()]
-    )
-    for label, text in lines:
-        try:
-            yield label, orjson.loads(text)
-        except orjson.JSONDecodeError as exc:
-            yield label, Unreadable(str(exc))
-
-
-def load_hand(record: Any) -> dict[str, Any]:
-    """Validate one record exactly as POST /v1/hand does."""
-    from service.routes.hand import HandRequest  # the endpoint's own schema
-
-    if not isinstance(record, dict):
-        raise InvalidInput(Problem((), "a hand record is a JSON object (the body of POST /v1/hand)"))
+def _jobs(text: str) -> int:
     try:
-        return HandRequest().load(record)  # type: ignore[no-any-return]
-    except ValidationError as exc:
-        raise InvalidInput(messages_to_problems(exc.messages)) from None
-
-
-def run_audit(body: dict[str, Any]) -> HandAudit:
-    return audit_hand(
-        body["rules"], body["trump"], body["dealer"], body["levels"], body["hands"],
-        body["kitty"], body["tricks"], body["strict"],
-    )
-
-
-def _cards(cards: Sequence[int]) -> str:
-    return " ".join(card_str(c) for c in cards) or "-"
-
-
-def report(label: str, audit: HandAudit, lang: str, out: TextIO) -> None:
-    """A per-trick report a tournament director can read."""
-    verdict = "clean" if audit.valid else f"{len(audit.violations)} violation(s)"
-    out.write(f"== {label}: {verdict}\n")
-    for v in audit.deal_violations:
-        out.write(f"   deal: {v.reason.code}: {v.reason.message(lang)}\n")
-    for t in audit.tricks:
-        r = t.result
-        plays = "  ".join(f"{p.seat}:{_cards(p.cards)}" for p in r.plays) if r else "(not resolved)"
-        head = f"trick {t.index:2d}  lead {t.leader}  {plays}"
-        if r:
-            head += f"  → seat {r.winner} wins {r.points}"
-        out.write(f"  {head}  [defenders {t.defender_points}]\n")
-        for v in t.violations:
-            seat = "" if v.seat is None else f" seat {v.seat}"
-            out.write(f"     !{seat} {v.reason.code}: {v.reason.message(lang)}\n")
-    for v in audit.end_violations:
-        out.write(f"   end: {v.reason.code}: {v.reason.message(lang)}\n")
-    if audit.kitty is not None:
-        k = audit.kitty
-        out.write(f"  kitty: {k.kitty_points} points × {k.multiplier} = {k.awarded} to {k.to}\n")
-    out.write(f"  defenders' points: {audit.defender_points}\n")
-    if audit.settlement is not None:
-        s = audit.settlement
-        out.write(f"  settle: {s.outcome}, team {s.team} +{s.levels_gained}, next dealer {s.next_dealer}"
-                  f"{', game won' if s.game_won else ''}\n")
-
-
-def _progress(done: int, total: int, err: TextIO) -> None:
-    width = 30
-    filled = width * done // max(total, 1)
-    err.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total}")
-    err.flush()
-
-
-def audit_command(paths: Sequence[str], lang: str, out: TextIO, err: TextIO) -> int:
-    status = CLEAN
-    for path in paths:
-        try:
-            records = list(_records(path))
-        except OSError as exc:
-            err.write(f"{path}: cannot read: {exc}\n")
-            status = BAD_INPUT
-            continue
-        show_progress = err.isatty() and len(records) > 1
-        for done, (label, record) in enumerate(records, 1):
-            if isinstance(record, Unreadable):
-                err.write(f"{label}: not JSON: {record}\n")
-                status = BAD_INPUT
-                continue
-            try:
-                audit = run_audit(load_hand(record))
-            except InvalidInput as exc:
-                for p in exc.problems:
-                    err.write(f"{label}: {pointer(p.path) or '/'}: {p.message}\n")
-                status = BAD_INPUT
-                continue
-            report(label, audit, lang, out)
-            if not audit.valid and status == CLEAN:
-                status = VIOLATIONS
-            if show_progress:
-                _progress(done, len(records), err)
-        if show_progress:
-            err.write("\n")
-    return status
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"a number of processes, 1 or more (not {text!r})")
+    return value
 
 
 def serve_command(extra: Sequence[str]) -> int:
@@ -149,20 +45,32 @@ def serve_command(extra: Sequence[str]) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="tractor-referee", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
-    audit = sub.add_parser("audit", help="audit hand records (.json: one hand, .jsonl: one per line)")
-    audit.add_argument("files", nargs="+")
+    audit = sub.add_parser("audit", help="audit hand records (.json: one hand, .jsonl: one per line, "
+                                         "-: standard input)")
+    audit.add_argument("files", nargs="+", metavar="FILE", help="a .json, .jsonl or .ndjson file, or -")
     audit.add_argument("--lang", choices=["en", "zh"], default="en", help="language of the explanations")
+    audit.add_argument("--json", action="store_true",
+                       help="one JSON verdict per record (the POST /v1/hand answer, with its source)")
+    audit.add_argument("--jobs", "-j", type=_jobs, default=None,
+                       help=f"audit in this many processes (default: the CPUs, {default_jobs()} here)")
+    audit.add_argument("--quiet", "-q", action="store_true",
+                       help="print only the hands with violations, their violations and the summary")
     sub.add_parser("serve", help="start the service (gunicorn with the packaged config; "
                                  "further arguments go to gunicorn)")
     args, extra = parser.parse_known_args(argv)
     if extra and args.command != "serve":
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if args.command == "audit":
+        jobs = default_jobs() if args.jobs is None else args.jobs
         try:
-            return audit_command(args.files, args.lang, sys.stdout, sys.stderr)
+            return audit_command(args.files, args.lang, sys.stdout, sys.stderr,
+                                 json=args.json, quiet=args.quiet, jobs=jobs)
         except BrokenPipeError:  # the reader (head, less) went away: not an error of ours
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             return CLEAN
+        except KeyboardInterrupt:
+            sys.stderr.write("interrupted\n")
+            return INTERRUPTED
     return serve_command(extra)
 
 

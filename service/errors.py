@@ -23,13 +23,23 @@ def pointer(path: Iterable[str | int]) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
 
 
+def problem_body(
+    status: int, title: str, detail: str, errors: list[dict[str, str]] | None = None,
+    type_: str = "about:blank",
+) -> dict[str, Any]:
+    """The problem+json document (also what ``tractor-referee audit --json`` prints
+    for a record it cannot adjudicate)."""
+    body: dict[str, Any] = {"type": type_, "title": title, "status": status, "detail": detail}
+    if errors is not None:
+        body["errors"] = errors
+    return body
+
+
 def problem_response(
     status: int, title: str, detail: str, errors: list[dict[str, str]] | None = None,
     type_: str = "about:blank", headers: Mapping[str, str] | None = None,
 ) -> Response:
-    body: dict[str, Any] = {"type": type_, "title": title, "status": status, "detail": detail}
-    if errors is not None:
-        body["errors"] = errors
+    body = problem_body(status, title, detail, errors, type_)
     resp = Response(orjson.dumps(body), status=status, mimetype=PROBLEM_JSON)
     for k, v in (headers or {}).items():
         resp.headers[k] = v
@@ -70,15 +80,18 @@ def problems_to_messages(problems: list[Problem]) -> Any:
     return tree
 
 
-def invalid_response(problems: list[Problem]) -> Response:
-    """The 422 for a request that cannot be adjudicated."""
+def invalid_body(problems: list[Problem]) -> dict[str, Any]:
+    """The 422 document for a request that cannot be adjudicated."""
     errors = [{"pointer": pointer(p.path), "message": p.message} for p in problems]
     first = errors[0]
     where = first["pointer"] or "the request body"
     more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return problem_response(
-        422, "Unprocessable request", f"{where}: {first['message']}{more}", errors, INVALID_TYPE
-    )
+    return problem_body(422, "Unprocessable request", f"{where}: {first['message']}{more}", errors, INVALID_TYPE)
+
+
+def invalid_response(problems: list[Problem]) -> Response:
+    """The 422 for a request that cannot be adjudicated."""
+    return Response(orjson.dumps(invalid_body(problems)), status=422, mimetype=PROBLEM_JSON)
 
 
 def invalid(exc: InvalidInput) -> Response:

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
 
 from engine.audit import TrickRecord
-from engine.cards import KINDS
+from engine.cards import KINDS, card_str
 from engine.follow import judge_follow
 from engine.rules import Rules
 from engine.throw import judge_throw
@@ -87,3 +89,58 @@ def play_hand(rules: Rules, seed: int, level: int | None = None) -> Deal:
                                   None if attempted is None else tuple(attempted)))
         leader = result.winner
     return Deal(rules, trump, dealer, hands, kitty, tricks)
+
+
+def hand_body(deal: Deal, tricks: Sequence[TrickRecord] | None = None,
+              levels: tuple[str, str] = ("2", "2")) -> dict[str, Any]:
+    """The deal as a ``POST /v1/hand`` body (a record for ``tractor-referee audit``),
+    with ``tricks`` in place of its own when given; strict."""
+    def names(cards: Sequence[int]) -> list[str]:
+        return [card_str(c) for c in cards]
+
+    return {
+        "rules": deal.rules.preset, "trump": deal.trump.as_json(), "dealer": deal.dealer,
+        "levels": {"0": levels[0], "1": levels[1]},
+        "hands": {str(s): names(h) for s, h in deal.hands.items()},
+        "kitty": names(deal.kitty),
+        "tricks": [
+            {"leader": t.leader, "plays": [names(p) for p in t.plays]}
+            | ({} if t.attempted_throw is None else {"attempted_throw": names(t.attempted_throw)})
+            for t in (deal.tricks if tricks is None else tricks)
+        ],
+        "strict": True,
+    }
+
+
+def remaining_before(deal: Deal, k: int) -> dict[int, list[int]]:
+    """Each seat's hand before trick ``k`` of the generated record."""
+    left = {s: Counter(h) for s, h in deal.hands.items()}
+    for t in deal.tricks[:k]:
+        for i, play in enumerate(t.plays):
+            left[(t.leader + i) % 4] -= Counter(play)
+    return {s: sorted(c.elements()) for s, c in left.items()}
+
+
+def illegal_follow(deal: Deal) -> tuple[int, int, list[TrickRecord]]:
+    """The deal's tricks with one illegal follow injected: (trick, seat, tricks).
+
+    The first follow of the led suit whose seat held a card of another suit
+    it could have kept: that card replaces the play's first card.
+    """
+    order = trump_order(deal.trump, deal.rules)
+    for k, t in enumerate(deal.tricks):
+        before = remaining_before(deal, k)
+        led = order.suit[t.plays[0][0]]
+        for i in range(1, 4):
+            seat = (t.leader + i) % 4
+            play = t.plays[i]
+            if not all(order.suit[c] == led for c in play):
+                continue
+            spare = [c for c in (Counter(before[seat]) - Counter(play)).elements() if order.suit[c] != led]
+            if spare:
+                plays = list(t.plays)
+                plays[i] = (spare[0], *play[1:])
+                tricks = list(deal.tricks)
+                tricks[k] = replace(t, plays=tuple(plays))
+                return k, seat, tricks
+    raise AssertionError("no follow to corrupt")  # pragma: no cover

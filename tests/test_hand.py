@@ -1,16 +1,13 @@
-"""Whole-hand audit (/v1/hand and ``tractor-referee audit``): generated legal hands
+"""Whole-hand audit (/v1/hand; ``tractor-referee audit`` in tests/test_cli.py): generated legal hands
 audit clean; one injected violation each is caught at the right trick."""
 
 from __future__ import annotations
 
-import io
 import random
 from collections import Counter
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
-import orjson
 import pytest
 
 from engine.audit import TrickRecord, audit_hand
@@ -22,10 +19,9 @@ from engine.throw import judge_throw
 from engine.trick import resolve_trick
 from engine.trump import trump_order
 from engine.units import decompose
-from service.cli import main as cli_main
 from service.routes.throw import throw_json
 from service.routes.trick import trick_json
-from tests.deal import Deal, play_hand
+from tests.deal import Deal, hand_body, illegal_follow, play_hand, remaining_before
 
 PRESETS = ["one-deck", "one-deck-lianzhong", "two-deck", "two-deck-constant-2", "two-deck-lianzhong",
            "three-deck", "four-deck", "four-deck-cgc"]
@@ -38,28 +34,8 @@ def audit(deal: Deal, tricks: list[TrickRecord] | None = None, kitty: list[int] 
                       deal.kitty if kitty is None else kitty, deal.tricks if tricks is None else tricks, strict)
 
 
-def remaining_before(deal: Deal, k: int) -> dict[int, list[int]]:
-    """Each seat's hand before trick ``k`` of the generated record."""
-    left = {s: Counter(h) for s, h in deal.hands.items()}
-    for t in deal.tricks[:k]:
-        for i, play in enumerate(t.plays):
-            left[(t.leader + i) % 4] -= Counter(play)
-    return {s: sorted(c.elements()) for s, c in left.items()}
-
-
 def body(deal: Deal, tricks: list[TrickRecord] | None = None, **extra: Any) -> dict[str, Any]:
-    return {
-        "rules": deal.rules.preset, "trump": deal.trump.as_json(), "dealer": deal.dealer,
-        "levels": {"0": "2", "1": "2"},
-        "hands": {str(s): [card_str(c) for c in h] for s, h in deal.hands.items()},
-        "kitty": [card_str(c) for c in deal.kitty],
-        "tricks": [
-            {"leader": t.leader, "plays": [[card_str(c) for c in p] for p in t.plays]}
-            | ({} if t.attempted_throw is None else {"attempted_throw": [card_str(c) for c in t.attempted_throw]})
-            for t in (deal.tricks if tricks is None else tricks)
-        ],
-        "strict": True,
-    } | extra
+    return hand_body(deal, tricks) | extra
 
 
 # --- complete legal hands -------------------------------------------------------
@@ -152,30 +128,10 @@ def test_card_not_held(name: str) -> None:
     assert (first.trick, first.seat, first.reason.code) == (k, seat, "play.not_held")
 
 
-def _illegal_follow(deal: Deal) -> tuple[int, int, list[TrickRecord]]:
-    order = trump_order(deal.trump, deal.rules)
-    for k, t in enumerate(deal.tricks):
-        before = remaining_before(deal, k)
-        led = order.suit[t.plays[0][0]]
-        for i in range(1, 4):
-            seat = (t.leader + i) % 4
-            play = t.plays[i]
-            if not all(order.suit[c] == led for c in play):
-                continue
-            spare = [c for c in (Counter(before[seat]) - Counter(play)).elements() if order.suit[c] != led]
-            if spare:
-                plays = list(t.plays)
-                plays[i] = (spare[0], *play[1:])
-                tricks = list(deal.tricks)
-                tricks[k] = replace(t, plays=tuple(plays))
-                return k, seat, tricks
-    raise AssertionError("no follow to corrupt")  # pragma: no cover
-
-
 @pytest.mark.parametrize("name", ["one-deck", "two-deck", "three-deck", "four-deck"])
-def test_illegal_follow(name: str) -> None:
+def testillegal_follow(name: str) -> None:
     deal = _deal(name)
-    k, seat, tricks = _illegal_follow(deal)
+    k, seat, tricks = illegal_follow(deal)
     first = audit(deal, tricks).first_violation
     assert (first.trick, first.seat, first.reason.code) == (k, seat, "follow.illegal")
     assert "illegal" in first.reason.en
@@ -303,7 +259,7 @@ def test_endpoint_clean_hand(api: Any) -> None:
 
 def test_endpoint_reports_the_first_violation_in_chinese(api: Any) -> None:
     deal = _deal("two-deck", 2)
-    k, seat, tricks = _illegal_follow(deal)
+    k, seat, tricks = illegal_follow(deal)
     resp = api.post("/v1/hand", body(deal, tricks), headers={"Accept-Language": "zh-CN"})
     out = resp.json
     assert resp.status_code == 200 and out["valid"] is False
@@ -334,66 +290,6 @@ def test_endpoint_bad_input_is_422(api: Any, mutate: Any, pointer: str) -> None:
     assert any(e["pointer"].startswith(pointer) for e in resp.json["errors"]), resp.json
 
 
-# --- the command line ------------------------------------------------------------
-
-
-def test_cli_audit_exit_codes(tmp_path: Path, capsys: Any) -> None:
-    deal = _deal("two-deck", 5)
-    clean = tmp_path / "clean.json"
-    clean.write_bytes(orjson.dumps(body(deal)))
-    assert cli_main(["audit", str(clean)]) == 0
-    assert "clean" in capsys.readouterr().out
-
-    k, seat, tricks = _illegal_follow(deal)
-    dirty = tmp_path / "dirty.json"
-    dirty.write_bytes(orjson.dumps(body(deal, tricks)))
-    assert cli_main(["audit", str(dirty)]) == 1
-    out = capsys.readouterr().out
-    assert f"trick {k:2d}" in out and "follow.illegal" in out
-
-    broken = tmp_path / "broken.json"
-    b = body(deal)
-    b["kitty"] = ["ZZ"]
-    broken.write_bytes(orjson.dumps(b))
-    assert cli_main(["audit", str(broken)]) == 2
-    assert "/kitty/0" in capsys.readouterr().err
-    (tmp_path / "garbage.json").write_text("{not json")
-    assert cli_main(["audit", str(tmp_path / "garbage.json")]) == 2
-
-
-def test_cli_audit_json_lines(tmp_path: Path, capsys: Any) -> None:
-    lines = [orjson.dumps(body(play_hand(preset(name), 0))) for name in ("one-deck", "three-deck", "four-deck")]
-    path = tmp_path / "hands.jsonl"
-    path.write_bytes(b"\n".join(lines) + b"\n")
-    assert cli_main(["audit", str(path), "--lang", "zh"]) == 0
-    out = capsys.readouterr().out
-    assert out.count("== ") == 3 and "hands.jsonl:3" in out
-
-
-def test_cli_one_bad_line_does_not_stop_the_others(tmp_path: Path, capsys: Any) -> None:
-    good = orjson.dumps(body(play_hand(preset("one-deck"), 1)))
-    path = tmp_path / "mixed.jsonl"
-    path.write_bytes(b"\n".join([good, b"nonsense", good]))
-    assert cli_main(["audit", str(path)]) == 2
-    captured = capsys.readouterr()
-    assert captured.out.count("clean") == 2
-    assert "mixed.jsonl:2: not JSON" in captured.err
-
-
-def test_cli_progress_bar_on_a_terminal(tmp_path: Path) -> None:
-    from service.cli import audit_command
-
-    class Tty(io.StringIO):
-        def isatty(self) -> bool:
-            return True
-
-    path = tmp_path / "hands.jsonl"
-    path.write_bytes(b"\n".join(orjson.dumps(body(play_hand(preset("one-deck"), s))) for s in range(3)))
-    err = Tty()
-    assert audit_command([str(path)], "en", io.StringIO(), err) == 0
-    assert "3/3" in err.getvalue() and "#" in err.getvalue()
-
-
 def test_random_corruptions_never_crash() -> None:
     """Shuffled plays and swapped leaders give verdicts, never exceptions, and
     nothing is blamed on the tricks before the corrupted one."""
@@ -413,20 +309,6 @@ def test_random_corruptions_never_crash() -> None:
                 (t.leader + i) % 4: p for i, p in enumerate(t.plays)}
             if not same_seats:
                 assert not result.valid
-
-
-def test_cli_serve_runs_gunicorn_with_the_packaged_config(monkeypatch: Any) -> None:
-    import os
-    import sys
-
-    seen: list[list[str]] = []
-    monkeypatch.setattr(os, "execv", lambda path, argv: seen.append(list(argv)))
-    cli_main(["serve", "--bind", "127.0.0.1:9"])
-    assert seen == [[sys.executable, "-m", "gunicorn", "-c", "python:service.gunicorn_conf", "--bind", "127.0.0.1:9"]]
-    import importlib
-
-    conf = importlib.import_module("service.gunicorn_conf")
-    assert conf.wsgi_app == "service.app:create_app()" and conf.worker_class == "sync"
 
 
 @pytest.mark.parametrize("leader", [4, -1, True])
