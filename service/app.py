@@ -2,8 +2,9 @@
 
 Besides the ``/v1`` rules endpoints and the ops endpoints, every request gets a
 request id (``X-Request-ID``, echoed), one JSON access log line and its count
-and latency in the Prometheus metrics (``/metrics``); ``/docs`` serves the
-interactive documentation offline.
+and latency in the Prometheus metrics (served on a private port by the gunicorn
+master, never by this app: ``/metrics`` is a 404 here, service/metrics.py);
+``/docs`` serves the interactive documentation offline.
 """
 
 from __future__ import annotations
@@ -45,7 +46,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(v1)
     app.register_blueprint(ops)
     app.register_blueprint(docs)
-    app.add_url_rule("/metrics", "metrics", metrics.metrics_view, methods=["GET"])
     logs.init_app(app)
 
     @app.before_request
