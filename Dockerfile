@@ -19,6 +19,8 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
     BIND=0.0.0.0:8000 \
+    METRICS_BIND=0.0.0.0 \
+    METRICS_PORT=9100 \
     PROMETHEUS_MULTIPROC_DIR=/tmp/referee-metrics
 RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
     pip install --no-index --find-links=/wheels tractor-referee \
@@ -28,7 +30,8 @@ RUN --mount=type=bind,from=build,source=/wheels,target=/wheels \
 WORKDIR /app
 COPY gunicorn.conf.py ./
 USER 10001:10001
-EXPOSE 8000
+# 8000: the API (behind the proxy, deploy/nginx); 9100: the Prometheus metrics, private
+EXPOSE 8000 9100
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=10s --timeout=3s --start-period=15s --retries=3 \
     CMD ["python", "-m", "service.healthcheck"]

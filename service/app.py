@@ -2,8 +2,10 @@
 
 Besides the ``/v1`` rules endpoints and the ops endpoints, every request gets a
 request id (``X-Request-ID``, echoed), one JSON access log line and its count
-and latency in the Prometheus metrics (``/metrics``); ``/docs`` serves the
-interactive documentation offline and ``/console`` the referee console.
+and latency in the Prometheus metrics (served on a private port by the gunicorn
+master, never by this app: ``/metrics`` is a 404 here, service/metrics.py);
+``/docs`` serves the interactive documentation offline and ``/console`` the
+referee console.
 """
 
 from __future__ import annotations
@@ -47,7 +49,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(ops)
     app.register_blueprint(docs)
     app.register_blueprint(console)
-    app.add_url_rule("/metrics", "metrics", metrics.metrics_view, methods=["GET"])
     logs.init_app(app)
 
     @app.before_request

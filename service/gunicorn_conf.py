@@ -8,7 +8,12 @@ fewer requests per second than 2, with a longer p99), ``TIMEOUT`` and
 ``GRACEFUL_TIMEOUT`` (seconds).  JSON is orjson throughout (service/jsonio.py,
 the log formatter), also chosen by measurement (bench/jsonlib.py).
 
-Metrics: prometheus-client's multiprocess mode needs ``PROMETHEUS_MULTIPROC_DIR``
+Metrics are private: the app does not serve them; the master does, on a port of
+its own (``when_ready`` starts prometheus-client's server on ``METRICS_BIND``
+(default 127.0.0.1; the container sets 0.0.0.0 for the Prometheus scrape) and
+``METRICS_PORT`` (default 9100); a port already taken is logged as an error and
+the referee serves on without metrics); forked workers close that socket
+(``post_fork``).  prometheus-client's multiprocess mode needs ``PROMETHEUS_MULTIPROC_DIR``
 set before the app is imported, so it is set here (a fresh temporary directory
 unless the environment names one) and emptied of an earlier run's values;
 ``child_exit`` folds a dead worker's counters into an archive file so recycled
@@ -73,6 +78,8 @@ timeout = int(os.environ.get("TIMEOUT", "10"))  # service.limits.REQUEST_TIMEOUT
 graceful_timeout = int(os.environ.get("GRACEFUL_TIMEOUT", "10"))
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 control_socket_disable = True  # no runtime control socket (also --no-control-socket in the image)
+metrics_host = os.environ.get("METRICS_BIND", "127.0.0.1")
+metrics_port = int(os.environ.get("METRICS_PORT", "9100"))
 
 # --- logs: JSON lines on stderr -----------------------------------------------
 class AppWritesAccessLines(Logger):
@@ -107,6 +114,28 @@ logconfig_dict = {
 
 
 # --- hooks ----------------------------------------------------------------------
+def when_ready(server):
+    """The master serves the merged metrics on the private port (the workers
+    answer on the public one).  The server is kept on the arbiter, which outlives
+    a configuration reload (SIGHUP), for ``post_fork``."""
+    from service.metrics import serve
+
+    try:
+        server.referee_metrics = serve(metrics_host, metrics_port)
+    except OSError as exc:
+        server.log.error("metrics: cannot listen on %s:%d (%s); serving without metrics", metrics_host, metrics_port, exc)
+    else:
+        server.log.info("metrics on http://%s:%d/metrics", metrics_host, metrics_port)
+
+
+def post_fork(server, worker):
+    """A worker does not serve the metrics: it closes its copy of their socket
+    (so the port is free once the master is gone)."""
+    metrics_server = getattr(server, "referee_metrics", None)
+    if metrics_server is not None:
+        metrics_server.socket.close()
+
+
 def pre_fork(server, worker):
     """Freeze what the preloaded app made, right before a worker is forked
     (``gc.freeze``, as the Python documentation advises for fork without exec):

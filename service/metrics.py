@@ -1,11 +1,14 @@
 """Prometheus metrics: requests, latency, per-worker load and adjudication verdicts.
 
-Under gunicorn the process that answers ``GET /metrics`` is one worker of
-several, so the metrics live in prometheus-client's multiprocess mode: when
-``PROMETHEUS_MULTIPROC_DIR`` is set (gunicorn.conf.py sets it before the app is
-imported) every process writes its values to files there and ``/metrics``
-merges them.  Without it (``flask run``, the tests) the ordinary in-process
-registry is exposed.
+The metrics are private: the public port (the app) has no ``/metrics`` route
+(a 404 there); they are served on a port of their own by the gunicorn master
+(:func:`serve`, started by the ``when_ready`` hook of service/gunicorn_conf.py
+on ``METRICS_BIND``:``METRICS_PORT``, default 127.0.0.1:9100).  The workers
+answer requests and the master scrapes nothing itself, so the values live in
+prometheus-client's multiprocess mode: ``PROMETHEUS_MULTIPROC_DIR`` is set
+(gunicorn.conf.py sets it before the app is imported), every worker writes its
+values to files there, and a scrape merges them.  Without it (``flask run``, the
+tests) :func:`registry` is the ordinary in-process registry.
 
 Endpoints count their verdicts with :func:`count_verdict`::
 
@@ -27,17 +30,19 @@ import re
 from functools import cache
 from typing import Any
 
-from flask import Response, request
+from flask import request
 from prometheus_client import (
     REGISTRY,
     CollectorRegistry,
     Counter,
     Gauge,
     Histogram,
+    start_http_server,
 )
 from prometheus_client.exposition import choose_encoder
 from prometheus_client.mmap_dict import MmapedDict
 from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
+from prometheus_client.registry import Collector
 
 MULTIPROC_ENV = "PROMETHEUS_MULTIPROC_DIR"
 UNMATCHED = "<unmatched>"
@@ -133,26 +138,45 @@ _KEYABLE = frozenset({bool, int, str, type(None)})
 _verdicts: dict[tuple[str, type, object], Any] = {}
 
 
+class MergedFiles(Collector):
+    """The workers' metrics files, merged; read again when a file vanishes
+    mid-read (a dead worker's counts folded into the archive, :func:`archive_dead_worker`)."""
+
+    def __init__(self, path: str) -> None:
+        self._files = MultiProcessCollector(None, path)  # None: not registered anywhere
+
+    def collect(self) -> list[Any]:
+        for attempt in range(3):
+            try:
+                return list(self._files.collect())
+            except FileNotFoundError:
+                if attempt == 2:
+                    raise
+        raise AssertionError("unreachable")  # pragma: no cover
+
+
 def registry() -> CollectorRegistry:
-    """What ``/metrics`` exposes: the merged worker files, or this process."""
+    """What a scrape exposes: the merged worker files, or this process."""
     if MULTIPROC_DIR is None:
         return REGISTRY
     merged = CollectorRegistry()
-    MultiProcessCollector(merged, MULTIPROC_DIR)
+    merged.register(MergedFiles(MULTIPROC_DIR))
     return merged
 
 
 def exposition(accept: str | None) -> tuple[bytes, str]:
     """The metrics in the format ``accept`` asks for (Prometheus text by default)."""
     encoder, content_type = choose_encoder(accept or "")
-    reg = registry()
-    for attempt in range(3):
-        try:
-            return encoder(reg), content_type
-        except FileNotFoundError:  # a dead worker's file folded away mid-read
-            if attempt == 2:
-                raise
-    raise AssertionError("unreachable")  # pragma: no cover
+    return encoder(registry()), content_type
+
+
+def serve(host: str, port: int) -> Any:
+    """Serve the metrics on ``host:port`` from a daemon thread of this process
+    (prometheus-client's own server: Prometheus text, or OpenMetrics when the
+    ``Accept`` header asks for it, on any path); returns the server, whose
+    ``socket`` a forked worker closes.  Raises OSError when the port is taken."""
+    server, _thread = start_http_server(port, addr=host, registry=registry())
+    return server
 
 
 def endpoint_label() -> str:
@@ -175,14 +199,6 @@ def observe(status: int, seconds: float) -> None:
     children[0].inc()
     children[1].observe(seconds)
     _worker_requests().inc()
-
-
-def metrics_view() -> Response:
-    body, content_type = exposition(request.headers.get("Accept"))
-    resp = Response(body, status=200)
-    resp.headers["Content-Type"] = content_type
-    resp.headers["Cache-Control"] = "no-store"
-    return resp
 
 
 # --- gunicorn master side (called from gunicorn.conf.py hooks) ---------------

@@ -157,7 +157,7 @@ def gunicorn_conf(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     mp.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path_factory.mktemp("metrics")))
     for var in ("REFEREE_METRICS_MASTER_PID", "REFEREE_METRICS_DIR_CREATED"):  # set by the file
         mp.setenv(var, "")
-    for var in ("BIND", "WORKERS", "TIMEOUT", "GRACEFUL_TIMEOUT"):
+    for var in ("BIND", "WORKERS", "TIMEOUT", "GRACEFUL_TIMEOUT", "METRICS_BIND", "METRICS_PORT"):
         mp.delenv(var, raising=False)
     try:
         return runpy.run_path(str(ROOT / "gunicorn.conf.py"))
@@ -171,7 +171,7 @@ def port(gunicorn_conf: dict[str, Any]) -> int:
     default = port_of(gunicorn_conf["bind"])
     env = env_of(stages()[-1])
     assert port_of(env["BIND"]) == default
-    assert final("EXPOSE") == [str(default)]
+    assert str(default) in final("EXPOSE")[0].split()
     return default
 
 
@@ -229,13 +229,28 @@ def test_probes_hit_the_apps_health_endpoints(
         assert api.get(container["startupProbe"]["httpGet"]["path"]).status_code == 200
 
 
-def test_container_port_is_the_apps_port(container: dict[str, Any], pod: dict[str, Any], port: int) -> None:
-    assert [p["containerPort"] for p in container["ports"]] == [port]
+@pytest.fixture(scope="module")
+def metrics_port(gunicorn_conf: dict[str, Any]) -> int:
+    """The private metrics port: gunicorn's default, the image's METRICS_PORT and EXPOSE."""
+    default = int(gunicorn_conf["metrics_port"])
+    env = env_of(stages()[-1])
+    assert int(env["METRICS_PORT"]) == default and env["METRICS_BIND"] == "0.0.0.0"
+    assert gunicorn_conf["metrics_host"] == "127.0.0.1"  # outside a container: loopback only
+    return default
+
+
+def test_container_ports_are_the_apps_and_the_metrics(
+    container: dict[str, Any], pod: dict[str, Any], port: int, metrics_port: int
+) -> None:
+    assert sorted(final("EXPOSE")[0].split()) == sorted([str(port), str(metrics_port)])
+    assert {p["name"]: p["containerPort"] for p in container["ports"]} == {"http": port, "metrics": metrics_port}
     env = {e["name"]: e["value"] for e in container.get("env", [])}
     if "BIND" in env:
         assert port_of(env["BIND"]) == port
+    if "METRICS_PORT" in env:
+        assert int(env["METRICS_PORT"]) == metrics_port
     annotations = pod["metadata"].get("annotations", {})
-    assert annotations.get("prometheus.io/port") == str(port)
+    assert annotations.get("prometheus.io/port") == str(metrics_port)
     assert annotations.get("prometheus.io/path") == "/metrics"
 
 
@@ -326,3 +341,15 @@ def test_workers_are_forked_with_the_preloaded_app_frozen(gunicorn_conf: dict[st
         assert gc.get_freeze_count() > 0
     finally:
         gc.unfreeze()
+
+
+def test_the_service_monitor_scrapes_the_metrics_port(
+    container: dict[str, Any], pod: dict[str, Any], metrics_port: int
+) -> None:
+    docs = {d["kind"]: d for d in yaml.safe_load_all((DEPLOY / "monitoring" / "servicemonitor.yaml").read_text())}
+    service, monitor = docs["Service"], docs["ServiceMonitor"]
+    assert service["spec"]["selector"].items() <= pod["metadata"]["labels"].items()
+    (svc_port,) = service["spec"]["ports"]
+    assert svc_port["targetPort"] == "metrics" and svc_port["port"] == metrics_port
+    assert monitor["spec"]["selector"]["matchLabels"].items() <= service["metadata"]["labels"].items()
+    assert [e["port"] for e in monitor["spec"]["endpoints"]] == [svc_port["name"]]

@@ -1,5 +1,5 @@
-"""The service under real gunicorn: several workers, merged metrics, JSON logs,
-worker recycling, graceful shutdown.
+"""The service under real gunicorn: several workers, merged metrics on the
+private port (none on the public one), JSON logs, worker recycling, graceful shutdown.
 
 Each test starts ``gunicorn -c gunicorn.conf.py`` on a free loopback port (a
 port picked through a socket first: gunicorn cannot bind port 0) and stops it
@@ -42,11 +42,14 @@ def free_port() -> int:
 class Server:
     proc: subprocess.Popen[bytes]
     port: int
+    metrics_port: int
     metrics_dir: Path
     log: Path
 
-    def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, dict[str, str], bytes]:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=10)
+    def get(
+        self, path: str, headers: dict[str, str] | None = None, port: int | None = None
+    ) -> tuple[int, dict[str, str], bytes]:
+        conn = http.client.HTTPConnection("127.0.0.1", port or self.port, timeout=10)
         try:
             conn.request("GET", path, headers=headers or {})
             resp = conn.getresponse()
@@ -55,7 +58,8 @@ class Server:
             conn.close()
 
     def metrics(self) -> str:
-        status, _, body = self.get("/metrics")
+        """A scrape of the private metrics port, as Prometheus makes it."""
+        status, _, body = self.get("/metrics", port=self.metrics_port)
         assert status == 200
         return body.decode()
 
@@ -77,13 +81,15 @@ class Server:
 
 @contextmanager
 def gunicorn(tmp_path: Path, workers: int, *args: str) -> Iterator[Server]:
-    port = free_port()
+    port, metrics_port = free_port(), free_port()
     metrics_dir = tmp_path / "metrics"
     metrics_dir.mkdir(exist_ok=True)
     log = tmp_path / "gunicorn.log"
     env = {
         **os.environ,
         "BIND": f"127.0.0.1:{port}",
+        "METRICS_BIND": "127.0.0.1",
+        "METRICS_PORT": str(metrics_port),
         "WORKERS": str(workers),
         "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir),
         "PYTHONPATH": str(ROOT),
@@ -95,7 +101,7 @@ def gunicorn(tmp_path: Path, workers: int, *args: str) -> Iterator[Server]:
             [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "--no-control-socket", *args],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT,
         )
-    server = Server(proc, port, metrics_dir, log)
+    server = Server(proc, port, metrics_port, metrics_dir, log)
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -155,6 +161,9 @@ def test_two_workers_merged_metrics_and_graceful_shutdown(tmp_path: Path) -> Non
             assert server.get("/healthz", {"X-Request-ID": f"quick-{i}"})[0] == 200
 
         text = server.metrics()
+        public = server.get("/metrics")
+        assert public[0] == 404 and public[1]["Content-Type"] == "application/problem+json"
+        assert b"referee_" not in public[2]
         per_worker = {labels["pid"]: value for labels, value in sample_values(text, "referee_worker_requests")}
         assert len([v for v in per_worker.values() if v >= 1]) >= 2, per_worker
         requests = {

@@ -5,9 +5,11 @@
 
 from __future__ import annotations
 
+import http.client
 import io
 import json
 import logging
+import socket
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +27,7 @@ ANALYZE = {"rules": "two-deck", "trump": {"level": "10", "suit": "H"}, "cards": 
 
 
 def _metric(api: Any, name: str, **labels: str) -> float:
-    text = api.get("/metrics").get_data(as_text=True)
+    text = metrics.exposition(None)[0].decode()  # what a scrape of the private port reads
     return sum(v for got, v in sample_values(text, name) if all(got.get(k) == x for k, x in labels.items()))
 
 
@@ -146,17 +148,46 @@ def test_requests_are_counted_by_route_method_and_status(api: Any) -> None:
     assert _metric(api, "referee_http_requests_total", status="404", **route) == before_404 + 1
     assert _metric(api, "referee_http_requests_total", endpoint="<unmatched>", status="404") == before_unmatched + 1
     assert _metric(api, "referee_http_request_duration_seconds_count", status="200", **route) == before_hist + 2
-    text = api.get("/metrics").get_data(as_text=True)
+    text = metrics.exposition(None)[0].decode()
     assert "/no/such/path" not in text and "five-deck" not in text  # routes, never raw paths
 
 
-def test_metrics_is_prometheus_text_or_openmetrics(api: Any) -> None:
-    plain = api.get("/metrics")
-    assert plain.status_code == 200 and plain.mimetype == "text/plain"
-    assert "# TYPE referee_http_requests_total counter" in plain.get_data(as_text=True)
-    om = api.client.get("/metrics", headers={"Accept": "application/openmetrics-text; version=1.0.0"})
-    assert om.mimetype == "application/openmetrics-text"
-    assert om.get_data(as_text=True).endswith("# EOF\n")
+def test_the_public_app_has_no_metrics(api: Any) -> None:
+    for path in ("/metrics", "/metrics/", "/v1/metrics"):
+        resp = api.client.get(path)
+        assert resp.status_code == 404 and resp.mimetype == "application/problem+json", path
+        assert b"referee_" not in resp.data
+
+
+def _scrape(port: int, accept: str | None = None) -> tuple[str, str]:
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    try:
+        conn.request("GET", "/metrics", headers={"Accept": accept} if accept else {})
+        resp = conn.getresponse()
+        assert resp.status == 200
+        return resp.getheader("Content-Type") or "", resp.read().decode()
+    finally:
+        conn.close()
+
+
+def test_the_private_port_serves_prometheus_text_or_openmetrics(api: Any) -> None:
+    api.get("/healthz")
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = metrics.serve("127.0.0.1", port)
+    try:
+        ctype, text = _scrape(port)
+        assert ctype.startswith("text/plain")
+        assert "# TYPE referee_http_requests_total counter" in text
+        assert 'endpoint="/healthz"' in text
+        ctype, text = _scrape(port, "application/openmetrics-text; version=1.0.0")
+        assert ctype.startswith("application/openmetrics-text") and text.endswith("# EOF\n")
+        with pytest.raises(OSError):  # the port is taken: a second server cannot have it
+            metrics.serve("127.0.0.1", port)
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 @pytest.mark.parametrize(

@@ -1,9 +1,11 @@
-"""Every adjudication counts its verdict in /metrics (referee_verdicts_total)."""
+"""Every adjudication counts its verdict in the metrics (referee_verdicts_total)."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
+
+from service import metrics
 
 TRUMP = {"level": "10", "suit": "H"}
 CALLS = [
@@ -21,7 +23,7 @@ CALLS = [
 
 
 def _count(app: Any, verdict: str, value: str) -> float:
-    text = app.test_client().get("/metrics").get_data(as_text=True)
+    text = metrics.exposition(None)[0].decode()
     m = re.search(rf'referee_verdicts_total\{{value="{value}",verdict="{re.escape(verdict)}"\}} ([\d.]+)', text)
     return float(m.group(1)) if m else 0.0
 
