@@ -24,6 +24,7 @@ from marshmallow import ValidationError
 from engine.audit import HandAudit, audit_hand
 from engine.cards import card_str
 from engine.errors import InvalidInput, Problem
+from engine.settle import TEAM_NAMES
 from service.errors import messages_to_problems, pointer
 
 CLEAN, VIOLATIONS, BAD_INPUT = 0, 1, 2
@@ -54,7 +55,7 @@ def load_hand(record: Any) -> dict[str, Any]:
     from service.routes.hand import HandRequest  # the endpoint's own schema
 
     if not isinstance(record, dict):
-        raise InvalidInput(Problem((), "a hand record is a JSON object (the body of POST /v1/hand)"))
+        raise InvalidInput(Problem((), "a hand record is a JSON object (the body of POST /v1/hand)", code="body_not_object"))
     try:
         return HandRequest().load(record)  # type: ignore[no-any-return]
     except ValidationError as exc:
@@ -81,7 +82,7 @@ def report(label: str, audit: HandAudit, lang: str, out: TextIO) -> None:
     for t in audit.tricks:
         r = t.result
         plays = "  ".join(f"{p.seat}:{_cards(p.cards)}" for p in r.plays) if r else "(not resolved)"
-        head = f"trick {t.index:2d}  lead {t.leader}  {plays}"
+        head = f"trick {t.index + 1:2d}  lead {t.leader}  {plays}"
         if r:
             head += f"  → seat {r.winner} wins {r.points}"
         out.write(f"  {head}  [defenders {t.defender_points}]\n")
@@ -96,7 +97,7 @@ def report(label: str, audit: HandAudit, lang: str, out: TextIO) -> None:
     out.write(f"  defenders' points: {audit.defender_points}\n")
     if audit.settlement is not None:
         s = audit.settlement
-        out.write(f"  settle: {s.outcome}, team {s.team} +{s.levels_gained}, next dealer {s.next_dealer}"
+        out.write(f"  settle: {s.outcome}, team {TEAM_NAMES[s.team]} +{s.levels_gained}, next dealer {s.next_dealer}"
                   f"{', game won' if s.game_won else ''}\n")
 
 

@@ -50,7 +50,7 @@ def remaining_before(deal: Deal, k: int) -> dict[int, list[int]]:
 def body(deal: Deal, tricks: list[TrickRecord] | None = None, **extra: Any) -> dict[str, Any]:
     return {
         "rules": deal.rules.preset, "trump": deal.trump.as_json(), "dealer": deal.dealer,
-        "levels": {"0": "2", "1": "2"},
+        "levels": {"A": "2", "B": "2"},
         "hands": {str(s): [card_str(c) for c in h] for s, h in deal.hands.items()},
         "kitty": [card_str(c) for c in deal.kitty],
         "tricks": [
@@ -134,6 +134,8 @@ def test_wrong_leader(name: str) -> None:
     tricks[k] = replace(tricks[k], leader=(tricks[k].leader + 1) % 4)
     first = audit(deal, tricks).first_violation
     assert (first.trick, first.seat, first.reason.code) == (k, (deal.tricks[k].leader + 1) % 4, "hand.wrong_leader")
+    # JSON indexes count from 0, texts number tricks from 1 (docs/api.md "Numbering")
+    assert first.reason.en.startswith(f"trick {k + 1} is led by") and first.reason.zh.startswith(f"第 {k + 1} 轮")
 
 
 @pytest.mark.parametrize("name", ["one-deck", "two-deck", "three-deck", "four-deck-cgc"])
@@ -310,7 +312,7 @@ def test_endpoint_reports_the_first_violation_in_chinese(api: Any) -> None:
     assert out["first_violation"]["trick"] == k and out["first_violation"]["seat"] == seat
     assert out["first_violation"]["code"] == "follow.illegal"
     assert "跟牌" in out["first_violation"]["message"]
-    assert resp.headers["Content-Language"] == "zh"
+    assert resp.headers["Content-Language"] == "zh-Hans"
 
 
 @pytest.mark.parametrize(
@@ -322,7 +324,7 @@ def test_endpoint_reports_the_first_violation_in_chinese(api: Any) -> None:
         (lambda b: b["tricks"][0].update(leader=7), "/tricks/0/leader"),
         (lambda b: b["hands"]["0"].extend(["AS", "AS", "AS"]), "/hands/0"),
         (lambda b: b.update(dealer=-1), "/dealer"),
-        (lambda b: b.update(levels={"0": "1", "1": "2"}), "/levels/0"),
+        (lambda b: b.update(levels={"A": "1", "B": "2"}), "/levels/A"),
         (lambda b: b.update(tricks=b["tricks"] * 3), "/tricks"),
     ],
 )
@@ -349,7 +351,7 @@ def test_cli_audit_exit_codes(tmp_path: Path, capsys: Any) -> None:
     dirty.write_bytes(orjson.dumps(body(deal, tricks)))
     assert cli_main(["audit", str(dirty)]) == 1
     out = capsys.readouterr().out
-    assert f"trick {k:2d}" in out and "follow.illegal" in out
+    assert f"trick {k + 1:2d}" in out and "follow.illegal" in out
 
     broken = tmp_path / "broken.json"
     b = body(deal)
