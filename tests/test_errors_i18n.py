@@ -244,3 +244,11 @@ def test_teams_are_a_and_b_and_the_old_keys_say_so(api: Any) -> None:
         ("/levels/0", "invalid_team"), ("/levels/1", "invalid_team"),
         ("/levels/A", "missing_field"), ("/levels/B", "missing_field")}
     assert 'a team is "A" (seats 0 and 2) or "B" (seats 1 and 3)' in [e["message"] for e in errors]
+
+
+def test_docs_api_lists_every_code(spec_dict: dict[str, Any]) -> None:
+    """docs/api.md and the data agree: one table row per problem code and error code."""
+    text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    rows = set(re.findall(r"^\|[^|\n]*\| `([a-z_]+)` \|", text, re.M)) | set(re.findall(r"^\| `([a-z_]+)` \|", text, re.M))
+    schemas = spec_dict["components"]["schemas"]
+    assert rows == set(schemas["ErrorCode"]["enum"]) | set(schemas["ProblemCode"]["enum"])
