@@ -129,16 +129,16 @@ BODIES: dict[str, tuple[str, Body]] = {
     ),
     "POST /v1/settle": (
         "/v1/settle",
-        {"rules": "two-deck", "dealer": 0, "defender_points": 85, "levels": {"0": "5", "1": "7"}},
+        {"rules": "two-deck", "dealer": 0, "defender_points": 85, "levels": {"A": "5", "B": "7"}},
     ),
     "POST /v1/bid (overcall with a pair)": (
         "/v1/bid",
-        {"rules": "two-deck", "trump_level": "10", "standing": {"seat": 0, "cards": ["10H"]},
+        {"rules": "two-deck", "trump": {"level": "10"}, "standing": {"seat": 0, "cards": ["10H"]},
          "bid": {"seat": 1, "cards": ["10S", "10S"]}},
     ),
     "POST /v1/bid/resolve (four bids)": (
         "/v1/bid/resolve",
-        {"rules": "two-deck", "trump_level": "10",
+        {"rules": "two-deck", "trump": {"level": "10"},
          "bids": [{"seat": 0, "cards": ["10H"]}, {"seat": 1, "cards": ["10S", "10S"]},
                   {"seat": 2, "cards": ["10C"]}, {"seat": 3, "cards": ["SJ", "SJ"]}],
          "kitty": ["3S", "4S", "5H", "6H", "7C", "8C", "9D", "JD"]},

@@ -177,13 +177,13 @@ def audit_hand(
     without four plays.
     """
     problems = [
-        Problem(("hands", str(s)), "every seat's starting hand is needed") for s in range(SEATS) if s not in hands
+        Problem(("hands", str(s)), "every seat's starting hand is needed", code="hand_required", params={"seat": s}) for s in range(SEATS) if s not in hands
     ]
     for i, t in enumerate(tricks):
         if isinstance(t.leader, bool) or not isinstance(t.leader, int) or not 0 <= t.leader < SEATS:
-            problems.append(Problem(("tricks", i, "leader"), "the leader is a seat 0..3"))
+            problems.append(Problem(("tricks", i, "leader"), "the leader is a seat 0..3", code="invalid_seat"))
         if len(t.plays) != SEATS:
-            problems.append(Problem(("tricks", i, "plays"), "a trick has four plays, in playing order from the leader"))
+            problems.append(Problem(("tricks", i, "plays"), "a trick has four plays, in playing order from the leader", code="wrong_play_count"))
     if problems:
         raise InvalidInput(problems)
     check_copies([(("hands", str(s)), hands[s]) for s in range(SEATS)] + [(("kitty",), kitty)], rules.decks)
@@ -239,9 +239,9 @@ def _replay_trick(
     if leader != expected:
         violate(leader, Reason(
             "hand.wrong_leader",
-            f"trick {index} is led by seat {leader}, but seat {expected} "
+            f"trick {index + 1} is led by seat {leader}, but seat {expected} "
             f"{'is the dealer and leads first' if index == 0 else 'won the previous trick and leads'}",
-            f"第 {index} 轮由 {leader} 号位首出，但应由 {expected} 号位"
+            f"第 {index + 1} 轮由 {leader} 号位首出，但应由 {expected} 号位"
             f"{'（庄家）首出' if index == 0 else '（上一轮最大）首出'}",
         ))
     held = True
@@ -252,8 +252,8 @@ def _replay_trick(
             held = False
             violate(seat, Reason(
                 "play.not_held",
-                f"seat {seat} plays {cards_text(missing)}, which it does not hold at trick {index}",
-                f"第 {index} 轮 {seat} 号位出了手中没有的牌：{cards_zh(missing)}",
+                f"seat {seat} plays {cards_text(missing)}, which it does not hold at trick {index + 1}",
+                f"第 {index + 1} 轮 {seat} 号位出了手中没有的牌：{cards_zh(missing)}",
             ))
         if i and len(play) != len(lead):
             held = False
@@ -281,9 +281,9 @@ def _replay_trick(
             held = False
             violate(leader, Reason(
                 "throw.attempt_impossible",
-                f"trick {index}: seat {leader} could not have attempted the throw {cards_text(attempted)}"
+                f"trick {index + 1}: seat {leader} could not have attempted the throw {cards_text(attempted)}"
                 + (f" (it does not hold {cards_text(missing)})" if missing else " (it mixes effective suits)"),
-                f"第 {index} 轮：{leader} 号位不可能甩出 {cards_zh(attempted)}"
+                f"第 {index + 1} 轮：{leader} 号位不可能甩出 {cards_zh(attempted)}"
                 + (f"（手中没有 {cards_zh(missing)}）" if missing else "（花色不一）"),
             ))
     if held:
@@ -330,17 +330,17 @@ def _check_attempt(
     if throw.valid:
         report(leader, Reason(
             "throw.wrongly_refused",
-            f"trick {index}: the attempted throw {cards_text(attempted)} stands (nobody can beat any "
+            f"trick {index + 1}: the attempted throw {cards_text(attempted)} stands (nobody can beat any "
             f"of its units), so seat {leader} should have played it whole",
-            f"第 {index} 轮：{leader} 号位的甩牌 {cards_zh(attempted)} 其实成立，应整手打出",
+            f"第 {index + 1} 轮：{leader} 号位的甩牌 {cards_zh(attempted)} 其实成立，应整手打出",
         ))
         return None
     if Counter(lead) != Counter(throw.forced_play):
         report(leader, Reason(
             "throw.wrong_forced_play",
-            f"trick {index}: the failed throw {cards_text(attempted)} forces {cards_text(throw.forced_play)}, "
+            f"trick {index + 1}: the failed throw {cards_text(attempted)} forces {cards_text(throw.forced_play)}, "
             f"not {cards_text(lead)}",
-            f"第 {index} 轮：甩牌 {cards_zh(attempted)} 失败后应出 {cards_zh(throw.forced_play)}，"
+            f"第 {index + 1} 轮：甩牌 {cards_zh(attempted)} 失败后应出 {cards_zh(throw.forced_play)}，"
             f"而不是 {cards_zh(lead)}",
         ))
     return throw.penalty

@@ -276,7 +276,7 @@ def _trump_zh(trump: Trump | None) -> str:
 def _check_cards(rules: Rules, trump_level: int, cards: Sequence[int], path: Path) -> list[Problem]:
     """Problems that make ``cards`` no bid at all (reported with their element paths)."""
     if not cards:
-        return [Problem(path, "a bid shows at least one card: level cards of one suit, or jokers")]
+        return [Problem(path, "a bid shows at least one card: level cards of one suit, or jokers", code="empty_bid")]
     first = cards[0]
     if (first in JOKERS or rank_of(first) == trump_level) and cards.count(first) == len(cards) <= rules.decks:
         return []  # the usual bid: up to ``decks`` copies of one level card or joker
@@ -289,6 +289,7 @@ def _check_cards(rules: Rules, trump_level: int, cards: Sequence[int], path: Pat
                     (*path, i),
                     f"{card_str(card)} cannot bid: only level cards (the {level}s) and jokers are shown "
                     "to declare trump",
+                    code="not_a_bid_card",
                 )
             )
     if problems:
@@ -300,6 +301,7 @@ def _check_cards(rules: Rules, trump_level: int, cards: Sequence[int], path: Pat
                     (*path, i),
                     f"a bid shows copies of one card: {card_str(card)} differs from {card_str(first)} "
                     "(level cards of one suit, or jokers of one kind)",
+                    code="mixed_bid_cards",
                 )
             )
     if problems:
@@ -338,6 +340,7 @@ def _check_shown(
                     (*path, max(decks - others, 0)),
                     f"seat {bid.seat} shows {count} {card_str(card)} but {where} already show {others} "
                     f"of the {decks} in play",
+                    code="too_many_copies",
                 )
             )
             continue
@@ -455,6 +458,7 @@ def judge_bid(rules: Rules, trump_level: int, standing: Bid | None, bid: Bid) ->
                     f"{_card_list(standing.cards)} cannot be a standing bid under these rules "
                     "(a single joker never bids; no-trump needs "
                     f"{rules.no_trump_bid_min_jokers} jokers of one kind)",
+                    code="invalid_standing_bid",
                 )
             )
     problems += _check_shown(rules, bids, None)
@@ -488,6 +492,7 @@ def _fallback(rules: Rules, trump_level: int, kitty: Sequence[int] | None) -> tu
                 "nobody bid and no_bid_fallback is kitty_first_card: send the kitty, in the order it "
                 "is turned, so that it can name trump"
                 + (" (these rules have no kitty: kitty_size is 0)" if rules.kitty_size == 0 else ""),
+                code="kitty_required",
             )
         )
     for card in kitty:
@@ -542,7 +547,7 @@ def resolve_bids(
     if kitty is not None:
         if len(kitty) != rules.kitty_size:
             problems.append(
-                Problem(("kitty",), f"the kitty holds {rules.kitty_size} cards under these rules, not {len(kitty)}")
+                Problem(("kitty",), f"the kitty holds {rules.kitty_size} cards under these rules, not {len(kitty)}", code="wrong_kitty_size")
             )
         try:
             check_copies([(("kitty",), kitty)], rules.decks)

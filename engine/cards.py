@@ -183,10 +183,20 @@ def parse_cards(values: Sequence[object], path: tuple[str | int, ...] = ()) -> l
         try:
             cards.append(parse_card(value))
         except CardError as exc:
-            problems.append(Problem((*path, i), str(exc)))
+            problems.append(Problem((*path, i), str(exc), code="invalid_card"))
     if problems:
         raise InvalidInput(problems)
     return cards
+
+
+def _set_names(paths: Sequence[tuple[str | int, ...]]) -> list[str]:
+    """The card sets ``paths`` name, as a reader says them (``lead``, ``hands/2``), each once."""
+    names: list[str] = []
+    for path in paths:
+        name = "/".join(map(str, path))
+        if name not in names:
+            names.append(name)
+    return names
 
 
 def check_copies(
@@ -210,12 +220,14 @@ def check_copies(
         for i, card in enumerate(cards):
             seen[card] += 1
             if seen[card] == decks + 1:
+                where = _set_names([p for p, held in hands if card in held])
                 problems.append(
                     Problem(
                         (*path, i),
-                        f"more than {decks} cop{'y' if decks == 1 else 'ies'} of "
-                        f"{card_str(card)}: a game with {decks} deck{'s' if decks > 1 else ''} "
-                        f"has only {decks}",
+                        f"{counts[card]} copies of {card_str(card)} counted {'across' if len(where) > 1 else 'in'} {' and '.join(where)}: "
+                        f"a game with {decks} deck{'s' if decks > 1 else ''} has only {decks}",
+                        code="too_many_copies",
+                        params={"card": card_str(card), "count": counts[card], "decks": decks, "where": ", ".join(where)},
                     )
                 )
     if problems:

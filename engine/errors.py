@@ -2,11 +2,15 @@
 
 Each problem carries a path into the caller's input (keys and indices) so the
 HTTP layer can turn it into a JSON Pointer; the engine itself never sees JSON.
+Each also carries a stable snake_case ``code`` (the contract a client branches
+on) and, where its raise site gives them, the ``params`` a translated message
+is built from; ``message`` is the English text.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
 
 @dataclass(frozen=True, slots=True)
@@ -15,6 +19,8 @@ class Problem:
 
     path: tuple[str | int, ...]
     message: str
+    code: str = "invalid_value"
+    params: Mapping[str, str | int] = field(default_factory=dict, compare=False, hash=False)
 
 
 class InvalidInput(ValueError):
@@ -26,4 +32,4 @@ class InvalidInput(ValueError):
 
     def under(self, *prefix: str | int) -> InvalidInput:
         """The same problems, their paths prefixed (for nested inputs)."""
-        return InvalidInput([Problem((*prefix, *p.path), p.message) for p in self.problems])
+        return InvalidInput([replace(p, path=(*prefix, *p.path)) for p in self.problems])

@@ -449,7 +449,7 @@ def _check(
 ) -> None:
     problems: list[Problem] = []
     if not lead:
-        raise InvalidInput(Problem(("lead",), "the lead is empty: give the cards the leader played"))
+        raise InvalidInput(Problem(("lead",), "the lead is empty: give the cards the leader played", code="empty_lead"))
     problems += mixed_suit_problems(lead, order, ("lead",))
     if not within_copies(rules.decks, lead, hand):
         try:
@@ -458,12 +458,13 @@ def _check(
             problems += exc.problems
     if len(hand) < len(lead):
         problems.append(
-            Problem(("hand",), f"the hand holds {len(hand)} cards, fewer than the {len(lead)} led")
+            Problem(("hand",), f"the hand holds {len(hand)} cards, fewer than the {len(lead)} led", code="hand_too_small")
         )
     if play is not None:
         if len(play) != len(lead):
             problems.append(
-                Problem(("play",), f"the play has {len(play)} cards; the lead has {len(lead)}: play as many as led")
+                Problem(("play",), f"the play has {len(play)} cards; the lead has {len(lead)}: play as many as led", code="wrong_card_count",
+                        params={"count": len(play), "lead": len(lead)})
             )
         if not in_hand(play, hand):
             left = Counter(hand)
@@ -476,6 +477,8 @@ def _check(
                             f"{card_str(card)} is not in the hand"
                             if not held
                             else f"the play has more {card_str(card)} than the hand's {held}",
+                            code="card_not_in_hand",
+                            params={"card": card_str(card)},
                         )
                     )
                 left[card] -= 1

@@ -252,7 +252,7 @@ def _multiplier(units: tuple[Unit, ...], kind: str, cap: int, trumps: bool) -> t
 
 def _check_points(points: int | None, problems: list[Problem]) -> None:
     if points is not None and points % 5:
-        problems.append(Problem(("defender_points",), f"points come in multiples of 5; got {points}"))
+        problems.append(Problem(("defender_points",), f"points come in multiples of 5; got {points}", code="invalid_points"))
 
 
 def kitty_result(
@@ -303,21 +303,22 @@ def _check(
     problems: list[Problem] = []
     for name, seat in (("dealer", dealer), ("winner", winner)):
         if not 0 <= seat <= 3:
-            problems.append(Problem((name,), "a seat is an integer 0..3"))
+            problems.append(Problem((name,), "a seat is an integer 0..3", code="invalid_seat"))
     if len(kitty) > rules.kitty_size:
         problems.append(
             Problem(
                 ("kitty",),
                 f"the kitty holds {rules.kitty_size} card{'s' if rules.kitty_size != 1 else ''} "
                 f"under these rules; got {len(kitty)}",
+                code="wrong_kitty_size",
             )
         )
     _check_points(defender_points, problems)
     if not last_lead:
-        problems.append(Problem(lead_path, "the last lead has no cards"))
+        problems.append(Problem(lead_path, "the last lead has no cards", code="empty_lead"))
     elif len({order.suit[c] for c in last_lead}) != 1:
         problems.append(
-            Problem(lead_path, "the last lead mixes effective suits; a lead is of one suit (or all trumps)")
+            Problem(lead_path, "the last lead mixes effective suits; a lead is of one suit (or all trumps)", code="mixed_suit_lead")
         )
     if problems:
         raise InvalidInput(problems)
@@ -341,7 +342,7 @@ def _verdict(
     trumps = won_with_trumps
     if lead_in_trumps and won_with_trumps is False:
         raise InvalidInput(
-            Problem(("won_with_trumps",), "the last lead was in trumps, so the trick was won with trumps")
+            Problem(("won_with_trumps",), "the last lead was in trumps, so the trick was won with trumps", code="inconsistent_input")
         )
     if lead_in_trumps:
         trumps = True
@@ -351,6 +352,7 @@ def _verdict(
                 ("won_with_trumps",),
                 "the cgc kitty rule doubles only a kitty dug with trumps: say whether the last trick "
                 "was won with trumps (or send the whole last_trick)",
+                code="missing_field",
             )
         )
 
@@ -364,6 +366,7 @@ def _verdict(
             Problem(
                 ("rules", "kitty_cap"),
                 f"a multiplier of {multiplier} is too large to report; lower kitty_cap",
+                code="multiplier_too_large",
             )
         )
 
@@ -425,6 +428,7 @@ def _transfer(
                 ("defender_points",),
                 "the transfer kitty rule moves the losing side's points: send defender_points "
                 "(the defenders' points before the last trick's adjustment)",
+                code="missing_field",
             )
         )
     available = rules.total_points - kitty_pts
@@ -434,6 +438,7 @@ def _transfer(
                 ("defender_points",),
                 f"before the adjustment the defenders hold between 0 and {available} points "
                 f"({rules.total_points} in play less {kitty_pts} in the kitty); got {defender_points}",
+                code="invalid_points",
             )
         )
     dealer_points = available - defender_points

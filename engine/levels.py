@@ -147,10 +147,10 @@ def _int_or_none(value: object, path: tuple[str | int, ...], problems: list[Prob
     if value is None:
         return None
     if isinstance(value, bool) or not isinstance(value, int):
-        problems.append(Problem(path, "must be an integer or null"))
+        problems.append(Problem(path, "must be an integer or null", code="invalid_level_table"))
         return None
     if not -POINT_LIMIT <= value <= POINT_LIMIT or value % 5:
-        problems.append(Problem(path, f"must be a multiple of 5 between {-POINT_LIMIT} and {POINT_LIMIT}"))
+        problems.append(Problem(path, f"must be a multiple of 5 between {-POINT_LIMIT} and {POINT_LIMIT}", code="invalid_level_table"))
         return None
     return value
 
@@ -164,62 +164,62 @@ def level_table_from_json(value: object) -> LevelTable:
         if value in LEVEL_TABLES:
             return LEVEL_TABLES[value]
         raise InvalidInput(
-            Problem((), f"unknown level table {value!r}; known: {', '.join(LEVEL_TABLES)}")
+            Problem((), f"unknown level table {value!r}; known: {', '.join(LEVEL_TABLES)}", code="unknown_level_table")
         )
     if not isinstance(value, Mapping):
-        raise InvalidInput(Problem((), "a level table is a table name or an object with bands and step"))
+        raise InvalidInput(Problem((), "a level table is a table name or an object with bands and step", code="invalid_level_table"))
     problems: list[Problem] = []
     unknown = set(value) - {"bands", "step", "name"}
-    problems += [Problem((k,), "unknown field of a level table") for k in sorted(unknown)]
+    problems += [Problem((k,), "unknown field of a level table", code="unknown_field") for k in sorted(unknown)]
     if "step" not in value:
-        problems.append(Problem(("step",), "step is required (null for no further levels)"))
+        problems.append(Problem(("step",), "step is required (null for no further levels)", code="missing_field"))
     if value.get("name") is not None and not isinstance(value.get("name"), str):
-        problems.append(Problem(("name",), "name must be a string or null"))
+        problems.append(Problem(("name",), "name must be a string or null", code="invalid_level_table"))
     raw_bands = value.get("bands")
     step = _int_or_none(value.get("step"), ("step",), problems)
     if step is not None and step <= 0:
-        problems.append(Problem(("step",), "step must be positive (or null for no further levels)"))
+        problems.append(Problem(("step",), "step must be positive (or null for no further levels)", code="invalid_level_table"))
     if not isinstance(raw_bands, list) or not raw_bands:
-        problems.append(Problem(("bands",), "bands must be a non-empty array"))
+        problems.append(Problem(("bands",), "bands must be a non-empty array", code="invalid_level_table"))
         raise InvalidInput(problems)
     bands: list[Band] = []
     for i, raw in enumerate(raw_bands):
         at = ("bands", i)
         if not isinstance(raw, Mapping):
-            problems.append(Problem(at, "a band is an object with from, to, side, levels"))
+            problems.append(Problem(at, "a band is an object with from, to, side, levels", code="invalid_level_table"))
             continue
         extra = set(raw) - {"from", "to", "side", "levels"}
-        problems += [Problem((*at, k), "unknown field of a band") for k in sorted(extra)]
+        problems += [Problem((*at, k), "unknown field of a band", code="unknown_field") for k in sorted(extra)]
         problems += [
-            Problem((*at, k), f"{k} is required (null for unbounded)") for k in ("from", "to") if k not in raw
+            Problem((*at, k), f"{k} is required (null for unbounded)", code="missing_field") for k in ("from", "to") if k not in raw
         ]
         start = _int_or_none(raw.get("from"), (*at, "from"), problems)
         end = _int_or_none(raw.get("to"), (*at, "to"), problems)
         side = raw.get("side")
         if side not in SIDES:
-            problems.append(Problem((*at, "side"), "side must be 'dealer' or 'defenders'"))
+            problems.append(Problem((*at, "side"), "side must be 'dealer' or 'defenders'", code="invalid_level_table"))
         levels = raw.get("levels")
         if isinstance(levels, bool) or not isinstance(levels, int) or not 0 <= levels <= MAX_LEVELS:
-            problems.append(Problem((*at, "levels"), f"levels must be an integer from 0 to {MAX_LEVELS}"))
+            problems.append(Problem((*at, "levels"), f"levels must be an integer from 0 to {MAX_LEVELS}", code="invalid_level_table"))
             levels = 0
         if start is not None and end is not None and end <= start:
-            problems.append(Problem((*at, "to"), "a band must end after it starts"))
+            problems.append(Problem((*at, "to"), "a band must end after it starts", code="invalid_level_table"))
         bands.append(Band(start, end, str(side), levels))
     if not problems:
         if bands[0].start is not None:
-            problems.append(Problem(("bands", 0, "from"), "the first band must start at null (any lower score)"))
+            problems.append(Problem(("bands", 0, "from"), "the first band must start at null (any lower score)", code="invalid_level_table"))
         if bands[-1].end is not None:
             problems.append(
-                Problem(("bands", len(bands) - 1, "to"), "the last band must be open-ended (to: null)")
+                Problem(("bands", len(bands) - 1, "to"), "the last band must be open-ended (to: null)", code="invalid_level_table")
             )
         for i in range(1, len(bands)):
             prev, cur = bands[i - 1], bands[i]
             if prev.end is None or cur.start is None:
-                problems.append(Problem(("bands", i, "from"), "only the first band may start at null and only the last may end at null"))
+                problems.append(Problem(("bands", i, "from"), "only the first band may start at null and only the last may end at null", code="invalid_level_table"))
             elif cur.start > prev.end:
-                problems.append(Problem(("bands", i, "from"), f"gap: band {i - 1} ends at {prev.end} but band {i} starts at {cur.start}"))
+                problems.append(Problem(("bands", i, "from"), f"gap: band {i - 1} ends at {prev.end} but band {i} starts at {cur.start}", code="invalid_level_table"))
             elif cur.start < prev.end:
-                problems.append(Problem(("bands", i, "from"), f"overlap: band {i - 1} ends at {prev.end} but band {i} starts at {cur.start}"))
+                problems.append(Problem(("bands", i, "from"), f"overlap: band {i - 1} ends at {prev.end} but band {i} starts at {cur.start}", code="invalid_level_table"))
     if problems:
         raise InvalidInput(problems)
     name = value.get("name")

@@ -201,25 +201,25 @@ def _convert(name: str, option: Option, value: object) -> Any:
     """Check one option value; raise InvalidInput with a path relative to it."""
     if option.kind == "bool":
         if not isinstance(value, bool):
-            raise InvalidInput(Problem((), f"{name} must be true or false"))
+            raise InvalidInput(Problem((), f"{name} must be true or false", code="invalid_option_value"))
         return value
     if option.kind == "int":
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidInput(Problem((), f"{name} must be an integer"))
+            raise InvalidInput(Problem((), f"{name} must be an integer", code="invalid_option_value"))
         if option.minimum is not None and value < option.minimum:
-            raise InvalidInput(Problem((), f"{name} must be at least {option.minimum}"))
+            raise InvalidInput(Problem((), f"{name} must be at least {option.minimum}", code="invalid_option_value"))
         if option.maximum is not None and value > option.maximum:
-            raise InvalidInput(Problem((), f"{name} must be at most {option.maximum}"))
+            raise InvalidInput(Problem((), f"{name} must be at most {option.maximum}", code="invalid_option_value"))
         return value
     if option.kind == "choice":
         if value not in option.choices:
             raise InvalidInput(
-                Problem((), f"{name} must be one of {', '.join(option.choices)}; got {value!r}")
+                Problem((), f"{name} must be one of {', '.join(option.choices)}; got {value!r}", code="invalid_option_value")
             )
         return value
     if option.kind == "ranks":
         if not isinstance(value, list):
-            raise InvalidInput(Problem((), f"{name} must be an array of ranks such as [\"2\"]"))
+            raise InvalidInput(Problem((), f"{name} must be an array of ranks such as [\"2\"]", code="invalid_option_value"))
         ranks: list[int] = []
         problems: list[Problem] = []
         for i, item in enumerate(value):
@@ -228,10 +228,10 @@ def _convert(name: str, option: Option, value: object) -> Any:
                     raise CardError("a rank must be a string such as \"2\"")
                 rank = parse_rank(item)
             except CardError as exc:
-                problems.append(Problem((i,), str(exc)))
+                problems.append(Problem((i,), str(exc), code="invalid_rank"))
                 continue
             if rank in ranks:
-                problems.append(Problem((i,), f"rank {RANKS[rank]} is listed twice"))
+                problems.append(Problem((i,), f"rank {RANKS[rank]} is listed twice", code="invalid_option_value"))
             ranks.append(rank)
         if problems:
             raise InvalidInput(problems)
@@ -258,6 +258,7 @@ def _build(values: Mapping[str, Any], preset: str | None, base_path: tuple[str |
                 (*base_path, "kitty_size"),
                 f"{decks} deck(s) ({CARDS_PER_DECK * decks} cards) less a kitty of {kitty} "
                 "cannot be dealt evenly to four seats",
+                code="inconsistent_rules",
             )
         )
     if converted["no_trump_bid_min_jokers"] > max(2, decks):
@@ -266,6 +267,7 @@ def _build(values: Mapping[str, Any], preset: str | None, base_path: tuple[str |
             Problem(
                 (*base_path, "no_trump_bid_min_jokers"),
                 f"a no-trump bid shows jokers of one kind and {decks} deck(s) hold only {decks} of each",
+                code="inconsistent_rules",
             )
         )
     if converted["throw_penalty_points_per_card"] % 5:
@@ -273,6 +275,7 @@ def _build(values: Mapping[str, Any], preset: str | None, base_path: tuple[str |
             Problem(
                 (*base_path, "throw_penalty_points_per_card"),
                 "game points come in multiples of 5",
+                code="invalid_option_value",
             )
         )
     if problems:
@@ -285,7 +288,7 @@ def preset(name: str) -> Rules:
     """The rules of a named preset (docs/rules.md §10)."""
     if name not in PRESET_VALUES:
         raise InvalidInput(
-            Problem((), f"unknown preset {name!r}; known presets: {', '.join(PRESET_VALUES)}")
+            Problem((), f"unknown preset {name!r}; known presets: {', '.join(PRESET_VALUES)}", code="unknown_preset")
         )
     return _build(_BASE | PRESET_VALUES[name], name, ())
 
@@ -301,10 +304,10 @@ def rules_from_json(spec: object) -> Rules:
     if isinstance(spec, str):
         return preset(spec)
     if not isinstance(spec, Mapping):
-        raise InvalidInput(Problem((), "rules must be a preset name or an object {\"preset\": ..., options}"))
+        raise InvalidInput(Problem((), "rules must be a preset name or an object {\"preset\": ..., options}", code="invalid_rules"))
     name = spec.get("preset", DEFAULT_PRESET)
     if not isinstance(name, str):
-        raise InvalidInput(Problem(("preset",), "preset must be a preset name"))
+        raise InvalidInput(Problem(("preset",), "preset must be a preset name", code="unknown_preset"))
     try:
         base = preset(name)
     except InvalidInput as exc:
@@ -313,7 +316,7 @@ def rules_from_json(spec: object) -> Rules:
     unknown = [k for k in overrides if k not in OPTIONS]
     if unknown:
         raise InvalidInput(
-            [Problem((k,), f"unknown option {k!r}; see GET /v1/rulesets for the option names") for k in unknown]
+            [Problem((k,), f"unknown option {k!r}; see GET /v1/rulesets for the option names", code="unknown_option") for k in unknown]
         )
     if not overrides:
         return base

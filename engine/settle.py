@@ -29,6 +29,9 @@ from engine.rules import Rules
 DEALER_KEEPS = "dealer_keeps"
 DEFENDERS_TAKE_OVER = "defenders_take_over"
 ACE = RANKS.index("A")
+TEAM_NAMES = ("A", "B")
+"""The teams' names in texts (and in the API): team 0, "A", is seats 0 and 2;
+team 1, "B", is seats 1 and 3 (partners sit opposite)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,17 +106,17 @@ def settle(rules: Rules, dealer: int, defender_points: int, levels: Sequence[int
     """
     problems: list[Problem] = []
     if not 0 <= dealer <= 3:
-        problems.append(Problem(("dealer",), "a seat is an integer 0..3"))
+        problems.append(Problem(("dealer",), "a seat is an integer 0..3", code="invalid_seat"))
     if defender_points % 5:
         problems.append(
-            Problem(("defender_points",), f"points come in multiples of 5 (5s, 10s and Ks); got {defender_points}")
+            Problem(("defender_points",), f"points come in multiples of 5 (5s, 10s and Ks); got {defender_points}", code="invalid_points")
         )
     if len(levels) != 2:
-        problems.append(Problem(("levels",), "give the levels of both teams, \"0\" (seats 0/2) and \"1\" (seats 1/3)"))
+        problems.append(Problem(("levels",), "give the levels of both teams, \"A\" (seats 0/2) and \"B\" (seats 1/3)", code="missing_field"))
     else:
         for team, level in enumerate(levels):
             if not 0 <= level <= ACE:
-                problems.append(Problem(("levels", str(team)), "a level is a rank 2..A"))
+                problems.append(Problem(("levels", TEAM_NAMES[team]), "a level is a rank 2..A", code="invalid_rank"))
     if problems:
         raise InvalidInput(problems)
 
@@ -153,8 +156,8 @@ def settle(rules: Rules, dealer: int, defender_points: int, levels: Sequence[int
         reasons.append(
             Reason(
                 "settle.game_won",
-                f"team {team} goes from {RANKS[levels[team]]} past A: it wins the game",
-                f"{team} 队从 {RANKS[levels[team]]} 打过 A：赢得整局",
+                f"team {TEAM_NAMES[team]} goes from {RANKS[levels[team]]} past A: it wins the game",
+                f"{TEAM_NAMES[team]} 队从 {RANKS[levels[team]]} 打过 A：赢得整局",
             )
         )
     return Settlement(

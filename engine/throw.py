@@ -327,12 +327,12 @@ def _check(
     problems: list[Problem] = []
     own = None  # the leader's hand, if given: the lead comes out of it
     if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < SEATS:
-        problems.append(Problem(("leader",), "the leader is a seat 0..3"))
+        problems.append(Problem(("leader",), "the leader is a seat 0..3", code="invalid_seat"))
     else:
         own = hands.get(leader)
     for seat in hands:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
-            problems.append(Problem(("hands", seat), "a hand is keyed by a seat 0..3"))
+            problems.append(Problem(("hands", seat), "a hand is keyed by a seat 0..3", code="invalid_seat"))
     try:  # one count of every card (the lead's too, unless it is in ``own``); its (at most 54) keys checked
         seen = Counter(chain.from_iterable(hands.values()) if own is not None else chain(lead, *hands.values()))
         cards_known = _KINDS.issuperset(seen) and (own is None or _KINDS.issuperset(lead))
@@ -342,10 +342,10 @@ def _check(
         for path, cards in (("lead",), lead), *((("hands", s), h) for s, h in hands.items()):
             if not _KINDS.issuperset(cards):
                 problems += [
-                    Problem((*path, i), f"{c!r} is not a card") for i, c in enumerate(cards) if c not in _KINDS
+                    Problem((*path, i), f"{c!r} is not a card", code="invalid_card") for i, c in enumerate(cards) if c not in _KINDS
                 ]
     if not lead:
-        problems.append(Problem(("lead",), "a lead needs at least one card"))
+        problems.append(Problem(("lead",), "a lead needs at least one card", code="empty_lead"))
     if problems:
         raise InvalidInput(problems)
     suit = order.suit[lead[0]]
@@ -362,6 +362,8 @@ def _check(
                         ("lead", i),
                         f"{card_str(card)} is not in the leader's hand (hands/{leader}): "
                         "the lead must come from it",
+                        code="card_not_in_hand",
+                        params={"card": card_str(card)},
                     )
                 )
         if problems:

@@ -368,18 +368,19 @@ def _check(
     the caller has already counted the copies of every card (``kitty_from_trick``)."""
     problems: list[Problem] = []
     if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader <= 3:
-        problems.append(Problem(("leader",), "the leader is a seat 0..3"))
+        problems.append(Problem(("leader",), "the leader is a seat 0..3", code="invalid_seat"))
     if not 1 <= len(plays) <= 4:
-        raise InvalidInput(problems + [Problem(("plays",), f"a trick has 1 to 4 plays, not {len(plays)}")])
+        raise InvalidInput(problems + [Problem(("plays",), f"a trick has 1 to 4 plays, not {len(plays)}", code="wrong_play_count")])
     lead = plays[0]
     if not lead:
-        raise InvalidInput(problems + [Problem(("plays", 0), "the lead is empty")])
+        raise InvalidInput(problems + [Problem(("plays", 0), "the lead is empty", code="empty_lead")])
     problems += mixed_suit_problems(lead, order, ("plays", 0))
     size = len(lead)
     for i in range(1, len(plays)):
         if len(plays[i]) != size:
             problems.append(
-                Problem(("plays", i), f"this play has {len(plays[i])} cards; the lead has {size}: plays are equal in size")
+                Problem(("plays", i), f"this play has {len(plays[i])} cards; the lead has {size}: plays are equal in size", code="wrong_card_count",
+                        params={"count": len(plays[i]), "lead": size})
             )
     if problems:
         raise InvalidInput(problems)
@@ -392,7 +393,7 @@ def _check(
         if seat in _SEATS:
             held.append(hand)
         else:
-            problems.append(Problem(("hands", seat), "a seat is 0..3"))
+            problems.append(Problem(("hands", seat), "a seat is 0..3", code="invalid_seat"))
     for i, play in enumerate(plays):
         if (leader + i) % 4 not in hands:
             held.append(play)
@@ -410,7 +411,8 @@ def _check(
         left = Counter(hands[seat])
         for j, card in enumerate(play):
             if left[card] <= 0:
-                problems.append(Problem(("plays", i, j), f"{card_str(card)} is not in seat {seat}'s hand"))
+                problems.append(Problem(("plays", i, j), f"{card_str(card)} is not in seat {seat}'s hand", code="card_not_in_hand",
+                                        params={"card": card_str(card)}))
             left[card] -= 1
     if problems:
         raise InvalidInput(problems)

@@ -258,6 +258,8 @@ def mixed_suit_problems(lead: Sequence[int], order: TrumpOrder, path: tuple[str 
             f"the lead mixes effective suits: {card_str(card)} is {SUIT_LABELS[order.suit[card]]}, but the "
             f"lead's first card {card_str(lead[0])} is {SUIT_LABELS[first]}; a lead is one effective suit "
             "(docs/rules.md §4)",
+            code="mixed_suit_lead",
+            params={"card": card_str(card), "first": card_str(lead[0])},
         )
         for j, card in enumerate(lead)
         if order.suit[card] != first

@@ -13,14 +13,13 @@ from typing import Any
 import orjson
 from flask import Blueprint, Response, current_app, request
 from marshmallow import Schema, ValidationError
-from werkzeug.datastructures import LanguageAccept
-from werkzeug.exceptions import BadRequest, UnsupportedMediaType
-from werkzeug.http import parse_accept_header
+from werkzeug.exceptions import BadRequest
 
 from engine.errors import InvalidInput, Problem
 from engine.reasons import Reason
-from service.errors import messages_to_problems
+from service.errors import ProblemError, messages_to_problems
 from service.fastload import fast_load
+from service.i18n import negotiate
 from service.jsonio import OrjsonProvider
 
 v1 = Blueprint("v1", __name__, url_prefix="/v1")
@@ -35,14 +34,14 @@ def load(schema: Schema) -> dict[str, Any]:
     """
     req = request._get_current_object()  # type: ignore[attr-defined]  # one proxy lookup
     if req.environ.get("CONTENT_TYPE") != "application/json" and not req.is_json:
-        raise UnsupportedMediaType("send the body as application/json")
+        raise ProblemError(415, "unsupported_media_type")
     raw = _plain_body(req)
     try:
         data = req.get_json() if raw is None else orjson.loads(raw)
     except (BadRequest, orjson.JSONDecodeError):
-        raise BadRequest("the body is not valid JSON") from None
+        raise ProblemError(400, "malformed_json") from None
     if not isinstance(data, dict):
-        raise InvalidInput(Problem((), "the request body must be a JSON object"))
+        raise InvalidInput(Problem((), "the request body must be a JSON object", code="body_not_object"))
     try:
         return fast_load(schema, data)  # type: ignore[no-any-return]
     except ValidationError as exc:
@@ -75,8 +74,14 @@ def body_limit(req: Any) -> int | None:
     return current_app._get_current_object().config["MAX_CONTENT_LENGTH"]  # type: ignore[attr-defined,no-any-return]
 
 
+REASON_LANGUAGES = {"en": "en", "zh": "zh-Hans"}
+"""The engine's reason languages (engine.reasons) → the tag answers carry."""
+
+
 def language() -> str:
-    """``zh`` when Accept-Language prefers Chinese over English, else ``en``."""
+    """The engine language of a verdict's reasons: ``zh`` when Accept-Language
+    negotiates a Chinese catalog (either script: the engine's reasons are written
+    in Simplified Chinese), else ``en`` (docs/api.md "Languages")."""
     # = request.headers.get("Accept-Language"), through one proxy look-up rather than two
     environ = request._get_current_object().environ  # type: ignore[attr-defined]
     return language_of(environ.get("HTTP_ACCEPT_LANGUAGE"))
@@ -84,10 +89,9 @@ def language() -> str:
 
 @lru_cache(maxsize=256)
 def language_of(header: str | None) -> str:
-    """The language for one Accept-Language value (cached: clients send a few
-    values over and over); exactly ``request.accept_languages.best_match``."""
-    best = parse_accept_header(header, LanguageAccept).best_match(["en", "zh"], default="en")
-    return best or "en"
+    """The reason language for one Accept-Language value (cached: clients send a
+    few values over and over)."""
+    return "zh" if negotiate(header).startswith("zh") else "en"
 
 
 def reason_json(reason: Reason, lang: str) -> dict[str, str]:
@@ -104,12 +108,13 @@ def reasons_json(reasons: Iterable[Reason], lang: str) -> list[dict[str, str]]:
 def json_response(obj: Any, lang: str | None = None) -> Response:
     """``jsonify(obj)`` without the app lookups: orjson bytes, application/json.
 
-    With ``lang``, also ``Content-Language: lang`` and ``Vary: Accept-Language``
-    (docs/api.md), appended at once: a new response has neither.
+    With ``lang`` (a reason language), also ``Content-Language`` (its tag, as
+    ``REASON_LANGUAGES``) and ``Vary: Accept-Language``, appended at once: a new
+    response has neither.
     """
     resp = Response(orjson.dumps(obj, option=OrjsonProvider.option), content_type="application/json")
     if lang is not None:
         headers = resp.headers
-        headers.add("Content-Language", lang)
+        headers.add("Content-Language", REASON_LANGUAGES[lang])
         headers.add("Vary", "Accept-Language")
     return resp

@@ -19,10 +19,10 @@ from werkzeug.exceptions import HTTPException
 
 from engine.errors import InvalidInput
 from service import logs, metrics, routes  # noqa: F401  (routes registers the /v1 views)
-from service.api import v1
+from service.api import body_limit, v1
 from service.console_page import console
 from service.docs import docs
-from service.errors import invalid, problem_response
+from service.errors import ProblemError, invalid, problem_response
 from service.jsonio import OrjsonProvider
 from service.limits import MAX_BODY_BYTES
 from service.ops import ops, warm_engine
@@ -72,18 +72,41 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     def on_invalid(exc: InvalidInput) -> Response:
         return invalid(exc)
 
+    @app.errorhandler(ProblemError)
+    def on_problem(exc: ProblemError) -> Response:
+        return exc.response()
+
     @app.errorhandler(HTTPException)
     def on_http(exc: HTTPException) -> Response:
-        code = exc.code or 500
-        headers = {}
-        if code == 405 and exc.get_response().headers.get("Allow"):
-            headers["Allow"] = exc.get_response().headers["Allow"]
-        return problem_response(code, exc.name, exc.description or exc.name, headers=headers)
+        return http_problem(exc)
 
     @app.errorhandler(Exception)
     def on_error(exc: Exception) -> Response:  # pragma: no cover - a bug, never input
         app.logger.exception("unhandled error")
-        return problem_response(500, "Internal Server Error", "the referee failed; this is a bug")
+        return problem_response(500, "internal_error")
 
     warm_engine()
     return app
+
+
+def http_problem(exc: HTTPException) -> Response:
+    """A werkzeug HTTP error (routing, size limit...) as a coded problem."""
+    status = exc.code or 500
+    if status == 404:
+        return problem_response(404, "not_found", {"path": request.path})
+    if status == 405:
+        allow = exc.get_response().headers.get("Allow", "")
+        return problem_response(
+            405, "method_not_allowed", {"method": request.method, "path": request.path, "allowed": allow},
+            headers={"Allow": allow} if allow else None,
+        )
+    if status == 413:
+        limit = body_limit(request._get_current_object())  # type: ignore[attr-defined]
+        return problem_response(
+            413, "body_too_large", {"limit": limit, "limit_kib": f"{limit / 1024:g}"}, extra={"limit_bytes": limit}
+        )
+    if status == 400:
+        return problem_response(400, "bad_request")
+    if status == 415:
+        return problem_response(415, "unsupported_media_type")
+    return problem_response(status, "http_error", {"status": status})

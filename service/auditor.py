@@ -41,6 +41,7 @@ from tqdm import tqdm
 from engine.audit import HandAudit, audit_hand
 from engine.cards import card_str
 from engine.errors import InvalidInput, Problem
+from engine.settle import TEAM_NAMES
 from service.errors import invalid_body, pointer, problem_body
 from service.fastload import fast_load
 from service.jsonio import OrjsonProvider
@@ -113,7 +114,7 @@ def load_hand(record: Any) -> dict[str, Any]:
     from service.routes.hand import HandRequest  # the endpoint's own schema
 
     if not isinstance(record, dict):
-        raise InvalidInput(Problem((), "a hand record is a JSON object (the body of POST /v1/hand)"))
+        raise InvalidInput(Problem((), "a hand record is a JSON object (the body of POST /v1/hand)", code="body_not_object"))
     try:
         return fast_load(HandRequest(), record)  # type: ignore[no-any-return]
     except ValidationError as exc:
@@ -134,13 +135,13 @@ def judge(record: Record, options: Options) -> Verdict:
     try:
         parsed = orjson.loads(record.text)
     except orjson.JSONDecodeError as exc:
-        return _bad(record, problem_body(400, "Bad Request", f"not JSON: {exc}"),
+        return _bad(record, problem_body(400, "malformed_json", lang=_catalog(options.lang)),
                     f"{record.label}: not JSON: {exc}\n", options)
     try:
         audit = run_audit(load_hand(parsed))
     except InvalidInput as exc:
         lines = "".join(f"{record.label}: {pointer(p.path) or '/'}: {p.message}\n" for p in exc.problems)
-        return _bad(record, invalid_body(exc.problems), lines, options)
+        return _bad(record, invalid_body(exc.problems, _catalog(options.lang)), lines, options)
     codes = tuple(v.reason.code for v in audit.violations)
     if options.quiet and audit.valid:
         out = ""
@@ -149,6 +150,11 @@ def judge(record: Record, options: Options) -> Verdict:
     else:
         out = report(record.label, audit, options.lang, options.quiet)
     return Verdict(out, "", audit.valid, codes)
+
+
+def _catalog(lang: str) -> str:
+    """The message catalog of a report language (``zh`` reasons → Simplified Chinese problems)."""
+    return "zh-Hans" if lang == "zh" else "en"
 
 
 def _bad(record: Record, problem: dict[str, Any], err: str, options: Options) -> Verdict:
@@ -171,7 +177,7 @@ def report(label: str, audit: HandAudit, lang: str, quiet: bool = False) -> str:
     lines = [f"== {label}: {'clean' if audit.valid else f'{len(audit.violations)} violation(s)'}"]
     if quiet:
         located = [("deal", v) for v in audit.deal_violations]
-        located += [(f"trick {t.index:2d}", v) for t in audit.tricks for v in t.violations]
+        located += [(f"trick {t.index + 1:2d}", v) for t in audit.tricks for v in t.violations]
         located += [("end", v) for v in audit.end_violations]
         for where, v in located:
             seat = "" if v.seat is None else f" seat {v.seat}"
@@ -182,7 +188,7 @@ def report(label: str, audit: HandAudit, lang: str, quiet: bool = False) -> str:
     for t in audit.tricks:
         r = t.result
         plays = "  ".join(f"{p.seat}:{_cards(p.cards)}" for p in r.plays) if r else "(not resolved)"
-        head = f"trick {t.index:2d}  lead {t.leader}  {plays}"
+        head = f"trick {t.index + 1:2d}  lead {t.leader}  {plays}"
         if r:
             head += f"  → seat {r.winner} wins {r.points}"
         lines.append(f"  {head}  [defenders {t.defender_points}]")
@@ -197,7 +203,7 @@ def report(label: str, audit: HandAudit, lang: str, quiet: bool = False) -> str:
     lines.append(f"  defenders' points: {audit.defender_points}")
     if audit.settlement is not None:
         s = audit.settlement
-        lines.append(f"  settle: {s.outcome}, team {s.team} +{s.levels_gained}, next dealer {s.next_dealer}"
+        lines.append(f"  settle: {s.outcome}, team {TEAM_NAMES[s.team]} +{s.levels_gained}, next dealer {s.next_dealer}"
                      f"{', game won' if s.game_won else ''}")
     return "\n".join(lines) + "\n"
 

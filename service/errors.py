@@ -1,7 +1,10 @@
 """RFC 9457 problem+json for every error the service answers.
 
-422s carry ``errors: [{"pointer", "message"}]`` with JSON Pointers into the
-request, built from marshmallow's nested messages or the engine's problem paths.
+Every problem has a stable machine ``code`` and its title and detail in the
+negotiated language (service/i18n.py, ``Content-Language`` on the answer).
+422s carry ``errors: [{"pointer", "code", "message"}]`` with JSON Pointers into
+the request, built from marshmallow's nested messages or the engine's problem
+paths; docs/api.md "Errors" lists every code.
 """
 
 from __future__ import annotations
@@ -10,12 +13,68 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 import orjson
-from flask import Response
+from flask import Response, has_request_context, request
 
 from engine.errors import InvalidInput, Problem
+from engine.rules import OPTIONS
+from service import i18n
 
 PROBLEM_JSON = "application/problem+json"
 INVALID_TYPE = "urn:tractor-referee:problem:invalid-request"
+
+
+class Coded(str):
+    """A marshmallow message that keeps its machine code and parameters through
+    marshmallow's message trees (a ``str``, so marshmallow handles it as any message)."""
+
+    code: str
+    params: Mapping[str, str | int]
+
+    def __new__(cls, text: str, code: str, params: Mapping[str, str | int] | None = None) -> Coded:
+        obj = super().__new__(cls, text)
+        obj.code = code
+        obj.params = params or {}
+        return obj
+
+
+def coded(code: str, text: str | None = None, **params: str | int) -> Coded:
+    """A message by code: ``text`` (English) if given, else the English catalog's."""
+    if text is None:
+        text = i18n.message(Problem((), "", code, params), i18n.DEFAULT)
+    return Coded(text, code, params)
+
+
+MARSHMALLOW_CODES = {
+    "Unknown field.": "unknown_field",
+    "Missing data for required field.": "missing_field",
+    "Field may not be null.": "null_value",
+    "Invalid input type.": "invalid_type",
+    "Not a valid list.": "invalid_type",
+    "Not a valid integer.": "invalid_type",
+    "Not a valid boolean.": "invalid_type",
+    "Not a valid string.": "invalid_type",
+    "Not a valid mapping type.": "invalid_type",
+}
+"""Fixed message texts → codes: marshmallow's own messages, and the service's
+messages that marshmallow validators format (``register_message``)."""
+
+MESSAGE_PARAMS: dict[str, dict[str, str | int]] = {}
+
+
+def register_message(text: str, code: str, **params: str | int) -> str:
+    """Give a fixed validator message (``validate.Range(error=text)``) its code; returns ``text``."""
+    MARSHMALLOW_CODES[text] = code
+    MESSAGE_PARAMS[text] = params
+    return text
+
+BELONGS_INSIDE: dict[str, str] = {name: "rules" for name in OPTIONS} | {
+    "preset": "rules", "level": "trump", "suit": "trump",
+}
+"""Fields that are known one level down: an unknown top-level ``decks`` says it
+belongs inside ``rules``."""
+
+RENAMED = {"trump_level": 'trump: {"level": ...}'}
+"""Top-level fields of earlier versions of the API → what replaced them."""
 
 
 def pointer(path: Iterable[str | int]) -> str:
@@ -23,31 +82,86 @@ def pointer(path: Iterable[str | int]) -> str:
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
 
 
+def request_language() -> str:
+    """The catalog the current request negotiated (``en`` outside a request)."""
+    if not has_request_context():
+        return i18n.DEFAULT
+    environ = request._get_current_object().environ  # type: ignore[attr-defined]
+    return i18n.negotiate(environ.get("HTTP_ACCEPT_LANGUAGE"))
+
+
 def problem_body(
-    status: int, title: str, detail: str, errors: list[dict[str, str]] | None = None,
-    type_: str = "about:blank",
+    status: int, code: str, params: Mapping[str, Any] | None = None, *,
+    detail: str | None = None, errors: list[dict[str, str]] | None = None,
+    type_: str = "about:blank", extra: Mapping[str, Any] | None = None, lang: str = i18n.DEFAULT,
 ) -> dict[str, Any]:
-    """The problem+json document (also what ``tractor-referee audit --json`` prints
-    for a record it cannot adjudicate)."""
-    body: dict[str, Any] = {"type": type_, "title": title, "status": status, "detail": detail}
+    """The problem+json document of ``code`` in ``lang`` (also what ``tractor-referee
+    audit --json`` prints for a record it cannot adjudicate): title and detail from
+    the catalogs (``detail`` names another detail text than the code's own)."""
+    params = dict(params or {})
+    title = i18n.text(lang, "title", code, params) or code
+    body: dict[str, Any] = {
+        "type": type_, "title": title, "status": status,
+        "detail": i18n.text(lang, "detail", detail or code, params) or title,
+        "code": code,
+    }
+    if extra:
+        body.update(extra)
     if errors is not None:
         body["errors"] = errors
     return body
 
 
 def problem_response(
-    status: int, title: str, detail: str, errors: list[dict[str, str]] | None = None,
+    status: int, code: str, params: Mapping[str, Any] | None = None, *,
+    detail: str | None = None, errors: list[dict[str, str]] | None = None,
     type_: str = "about:blank", headers: Mapping[str, str] | None = None,
+    extra: Mapping[str, Any] | None = None, lang: str | None = None,
 ) -> Response:
-    body = problem_body(status, title, detail, errors, type_)
+    """A problem by ``code`` in the request's language (``problem_body``)."""
+    if lang is None:
+        lang = request_language()
+    body = problem_body(status, code, params, detail=detail, errors=errors, type_=type_, extra=extra, lang=lang)
     resp = Response(orjson.dumps(body), status=status, mimetype=PROBLEM_JSON)
+    resp.headers["Content-Language"] = lang
+    resp.headers["Vary"] = "Accept-Language"
     for k, v in (headers or {}).items():
         resp.headers[k] = v
     return resp
 
 
+class ProblemError(Exception):
+    """Answer the request with the problem ``code`` (app.py turns it into the response)."""
+
+    def __init__(
+        self, status: int, code: str, params: Mapping[str, Any] | None = None, *, detail: str | None = None
+    ) -> None:
+        super().__init__(code)
+        self.status, self.code, self.params, self.detail = status, code, dict(params or {}), detail
+
+    def response(self) -> Response:
+        return problem_response(self.status, self.code, self.params, detail=self.detail)
+
+
+def _marshmallow_problem(path: tuple[str | int, ...], message: object) -> Problem:
+    if isinstance(message, Coded):
+        return Problem(path, str(message), message.code, message.params)
+    text = str(message)
+    code = MARSHMALLOW_CODES.get(text, "invalid_value")
+    if MESSAGE_PARAMS.get(text):
+        return Problem(path, text, code, MESSAGE_PARAMS[text])
+    if code == "unknown_field" and len(path) == 1 and path[0] in RENAMED:
+        params = {"field": str(path[0]), "new": RENAMED[str(path[0])]}
+        english = i18n.text(i18n.DEFAULT, "error+params", "renamed_field", params) or text
+        return Problem(path, english, code="renamed_field", params=params)
+    if code == "unknown_field" and len(path) == 1 and path[0] in BELONGS_INSIDE:
+        params = {"field": str(path[0]), "parent": BELONGS_INSIDE[str(path[0])]}
+        return Problem(path, i18n.text(i18n.DEFAULT, "error+params", code, params) or text, code, params)
+    return Problem(path, text, code)
+
+
 def messages_to_problems(messages: object, path: tuple[str | int, ...] = ()) -> list[Problem]:
-    """Flatten marshmallow's nested error messages into located problems."""
+    """Flatten marshmallow's nested error messages into located, coded problems."""
     if isinstance(messages, Mapping):
         out: list[Problem] = []
         for key, sub in messages.items():
@@ -61,13 +175,17 @@ def messages_to_problems(messages: object, path: tuple[str | int, ...] = ()) -> 
         for item in messages:
             out += messages_to_problems(item, path)
         return out
-    return [Problem(path, str(messages))]
+    return [_marshmallow_problem(path, messages)]
 
 
 def problems_to_messages(problems: list[Problem]) -> Any:
-    """Engine problems (paths relative to one field) → marshmallow messages."""
+    """Engine problems (paths relative to one field) → marshmallow messages
+    (``Coded``: the code and parameters travel with the text)."""
     if any(not p.path for p in problems):
-        return [p.message if not p.path else f"{pointer(p.path)}: {p.message}" for p in problems]
+        return [
+            Coded(p.message if not p.path else f"{pointer(p.path)}: {p.message}", p.code, p.params)
+            for p in problems
+        ]
     tree: dict[Any, Any] = {}
     for p in problems:
         node = tree
@@ -76,22 +194,33 @@ def problems_to_messages(problems: list[Problem]) -> Any:
             if not isinstance(node, dict):  # pragma: no cover - leaf and branch at once
                 break
         else:
-            node.setdefault(p.path[-1], []).append(p.message)
+            node.setdefault(p.path[-1], []).append(Coded(p.message, p.code, p.params))
     return tree
 
 
-def invalid_body(problems: list[Problem]) -> dict[str, Any]:
+def invalid_body(problems: list[Problem], lang: str = i18n.DEFAULT) -> dict[str, Any]:
     """The 422 document for a request that cannot be adjudicated."""
-    errors = [{"pointer": pointer(p.path), "message": p.message} for p in problems]
+    errors = [{"pointer": pointer(p.path), "code": p.code, "message": i18n.message(p, lang)} for p in problems]
     first = errors[0]
-    where = first["pointer"] or "the request body"
-    more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-    return problem_body(422, "Unprocessable request", f"{where}: {first['message']}{more}", errors, INVALID_TYPE)
+    params: dict[str, Any] = {
+        "where": first["pointer"] or i18n.text(lang, "detail", "request_body"),
+        "message": first["message"],
+        "more": len(errors) - 1,
+    }
+    return problem_body(
+        422, "invalid_request", params, detail="invalid_request_more" if len(errors) > 1 else None,
+        errors=errors, type_=INVALID_TYPE, lang=lang,
+    )
 
 
-def invalid_response(problems: list[Problem]) -> Response:
+def invalid_response(problems: list[Problem], lang: str | None = None) -> Response:
     """The 422 for a request that cannot be adjudicated."""
-    return Response(orjson.dumps(invalid_body(problems)), status=422, mimetype=PROBLEM_JSON)
+    if lang is None:
+        lang = request_language()
+    resp = Response(orjson.dumps(invalid_body(problems, lang)), status=422, mimetype=PROBLEM_JSON)
+    resp.headers["Content-Language"] = lang
+    resp.headers["Vary"] = "Accept-Language"
+    return resp
 
 
 def invalid(exc: InvalidInput) -> Response:

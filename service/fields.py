@@ -16,7 +16,7 @@ from engine.cards import SPELLINGS, CardError, parse_card, parse_rank, parse_sui
 from engine.errors import InvalidInput
 from engine.rules import rules_from_json
 from engine.trump import Trump
-from service.errors import problems_to_messages
+from service.errors import coded, problems_to_messages, register_message
 
 
 def _spelled(value: list[Any]) -> list[int]:
@@ -27,6 +27,11 @@ def _spelled(value: list[Any]) -> list[int]:
     return [SPELLINGS[card] for card in value]
 
 
+def card_error(value: Any, exc: CardError) -> str:
+    """The message for a value that is not a card (code ``invalid_card``)."""
+    return coded("invalid_card", str(exc), value=repr(value) if isinstance(value, str) else type(value).__name__)
+
+
 class CardField(fields.Field):
     """One card in any notation of docs/api.md → card kind (int)."""
 
@@ -34,7 +39,7 @@ class CardField(fields.Field):
         try:
             return parse_card(value)
         except CardError as exc:
-            raise ValidationError(str(exc)) from None
+            raise ValidationError(card_error(value, exc)) from None
 
 
 class CardsField(fields.Field):
@@ -46,9 +51,11 @@ class CardsField(fields.Field):
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[int]:
         if not isinstance(value, list):
-            raise ValidationError("must be an array of cards such as [\"10H\", \"SJ\"]")
+            raise ValidationError(
+                coded("invalid_type", "must be an array of cards such as [\"10H\", \"SJ\"]", expected="[\"10H\", \"SJ\"]")
+            )
         if len(value) > self.max_cards:
-            raise ValidationError(f"at most {self.max_cards} cards")
+            raise ValidationError(coded("too_many_items", f"at most {self.max_cards} cards", max=self.max_cards))
         try:  # the usual case: every element a spelling of a card (engine.cards.SPELLINGS)
             return _spelled(value)
         except (KeyError, TypeError):  # something else: parse one by one, report each
@@ -77,7 +84,7 @@ class CardsField(fields.Field):
             try:
                 cards.append(parse_card(item))
             except CardError as exc:
-                errors[i] = [str(exc)]
+                errors[i] = [card_error(item, exc)]
         if errors:
             raise ValidationError(errors)  # type: ignore[arg-type]
         return cards
@@ -116,29 +123,32 @@ class TrumpField(fields.Field):
 
     def _load(self, value: Any) -> Trump:
         if not isinstance(value, dict):
-            raise ValidationError("trump must be an object {\"level\": \"10\", \"suit\": \"H\" or null}")
+            raise ValidationError(
+                coded("invalid_type", "trump must be an object {\"level\": \"10\", \"suit\": \"H\" or null}",
+                      expected="{\"level\": \"10\", \"suit\": \"H\" | null}")
+            )
         errors: dict[str, list[str]] = {}
         for key in sorted(set(value) - {"level", "suit"}):
-            errors[key] = ["Unknown field."]
+            errors[key] = [coded("unknown_field", "Unknown field.")]
         level = suit = None
         if "level" not in value:
-            errors["level"] = ["Missing data for required field."]
+            errors["level"] = [coded("missing_field", "Missing data for required field.")]
         else:
             try:
                 if not isinstance(value["level"], str):
                     raise CardError("the level is a rank string such as \"10\"")
                 level = parse_rank(value["level"])
             except CardError as exc:
-                errors["level"] = [str(exc)]
+                errors["level"] = [coded("invalid_rank", str(exc))]
         if "suit" not in value:
-            errors["suit"] = ["Missing data for required field (null for no-trump)."]
+            errors["suit"] = [coded("missing_field", "Missing data for required field (null for no-trump).")]
         elif value["suit"] is not None:
             try:
                 if not isinstance(value["suit"], str):
                     raise CardError("the suit is \"S\", \"H\", \"C\", \"D\" or null for no-trump")
                 suit = parse_suit(value["suit"])
             except CardError as exc:
-                errors["suit"] = [str(exc)]
+                errors["suit"] = [coded("invalid_suit", str(exc))]
         if errors:
             raise ValidationError(errors)  # type: ignore[arg-type]
         assert level is not None
@@ -150,8 +160,11 @@ class StrictBoolean(fields.Field):
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
         if not isinstance(value, bool):
-            raise ValidationError("must be true or false")
+            raise ValidationError(coded("invalid_type", "must be true or false", expected="true / false"))
         return value
+
+
+SEAT_ERROR = register_message("a seat is an integer 0..3", "invalid_seat")
 
 
 class SeatField(fields.Integer):
@@ -159,7 +172,7 @@ class SeatField(fields.Integer):
 
     def __init__(self, **kwargs: Any) -> None:
         # marshmallow 4 ignores a validator's return value: it must raise (validate.Range does)
-        super().__init__(strict=True, validate=validate.Range(0, 3, error="a seat is an integer 0..3"), **kwargs)
+        super().__init__(strict=True, validate=validate.Range(0, 3, error=SEAT_ERROR), **kwargs)
 
 
 class HandsField(fields.Field):
@@ -180,12 +193,15 @@ class HandsField(fields.Field):
             if None not in hands.values():
                 return hands  # type: ignore[return-value]
         if not isinstance(value, dict):
-            raise ValidationError("hands must be an object keyed by seat \"0\"..\"3\"")
+            raise ValidationError(
+                coded("invalid_type", "hands must be an object keyed by seat \"0\"..\"3\"",
+                      expected="{\"0\": [cards], ..., \"3\": [cards]}")
+            )
         hands = {}
         errors: dict[str, Any] = {}
         for key, cards in value.items():
             if key not in ("0", "1", "2", "3"):
-                errors[key] = ["a seat key is \"0\", \"1\", \"2\" or \"3\""]
+                errors[key] = [coded("invalid_seat", "a seat key is \"0\", \"1\", \"2\" or \"3\"")]
                 continue
             try:
                 hands[int(key)] = self._cards.load_cards(cards)
@@ -207,9 +223,13 @@ class PlaysField(fields.Field):
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[list[int]]:
         if not isinstance(value, list):
-            raise ValidationError("plays must be an array of card arrays")
+            raise ValidationError(
+                coded("invalid_type", "plays must be an array of card arrays", expected="[[cards], ...]")
+            )
         if self.count is not None and len(value) != self.count:
-            raise ValidationError(f"exactly {self.count} plays, one per seat, in playing order")
+            raise ValidationError(
+                coded("wrong_play_count", f"exactly {self.count} plays, one per seat, in playing order")
+            )
         usual = list(map(self._cards.usual, value))  # the usual plays: arrays of card spellings
         if None not in usual:
             return usual  # type: ignore[return-value]

@@ -100,7 +100,7 @@ def hand_body(deal: Deal, tricks: Sequence[TrickRecord] | None = None,
 
     return {
         "rules": deal.rules.preset, "trump": deal.trump.as_json(), "dealer": deal.dealer,
-        "levels": {"0": levels[0], "1": levels[1]},
+        "levels": {"A": levels[0], "B": levels[1]},
         "hands": {str(s): names(h) for s, h in deal.hands.items()},
         "kitty": names(deal.kitty),
         "tricks": [

@@ -81,7 +81,7 @@ def test_exit_codes(tmp_path: Path, capsys: Any) -> None:
     dirty.write_bytes(dirty_bytes)
     assert main(["audit", str(dirty)]) == 1
     out = capsys.readouterr().out
-    assert f"trick {k:2d}" in out and "follow.illegal" in out
+    assert f"trick {k + 1:2d}" in out and "follow.illegal" in out
 
     broken = tmp_path / "broken.json"
     broken.write_bytes(bad_line())
@@ -137,7 +137,7 @@ def test_quiet_prints_the_violations_and_the_summary(mixed: tuple[Path, int, int
         "summary: 10 hand(s): 6 clean, 2 with violations, 2 bad input",
     ]
     shown = blocks[0].splitlines()[1:]
-    assert len(shown) == n and shown[0].startswith(f"   trick {k:2d} seat {seat}: follow.illegal: ")
+    assert len(shown) == n and shown[0].startswith(f"   trick {k + 1:2d} seat {seat}: follow.illegal: ")
     assert all(line.split(": ")[1] == v.reason.code for line, v in zip(shown, dirty.violations, strict=True))
     assert "clean\n" not in out.replace("6 clean,", "") and "trick  0  lead" not in out
 

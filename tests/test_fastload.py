@@ -52,8 +52,8 @@ EXTRA: list[tuple[str, dict[str, Any]]] = [
     ("trick._schema", {"rules": {"preset": "four-deck", "throw_comparison": "largest_unit"},
                        "trump": {"level": "A", "suit": "S"}, "leader": 3,
                        "plays": [["3h"], ["A♥"], ["th"], ["小王"]], "hands": None}),
-    ("bid._bid_schema", {"trump_level": "2", "standing": None, "bid": {"seat": 3, "cards": ["2D"]}}),
-    ("bid._resolve_schema", {"rules": "three-deck", "trump_level": "K", "bids": [], "kitty": None}),
+    ("bid._bid_schema", {"trump": {"level": "2"}, "standing": None, "bid": {"seat": 3, "cards": ["2D"]}}),
+    ("bid._resolve_schema", {"rules": "three-deck", "trump": {"level": "K"}, "bids": [], "kitty": None}),
     ("follow._schema", {"trump": {"level": "10", "suit": "H"}, "lead": ["AS"], "hand": ["KS", "2H"]}),
 ]
 
@@ -99,11 +99,11 @@ def test_valid_bodies_take_the_fast_path_to_the_same_result(name: str, body: dic
         ("follow._schema", {"trump": {"level": "10", "suit": "H"}, "lead": ["AS", "1S"], "hand": ["KS"]}),
         ("trick._schema", {"trump": {"level": "10", "suit": "H"}, "leader": True, "plays": [[], [], [], []]}),
         ("trick._schema", {"trump": {"level": "10", "suit": "H"}, "leader": 4, "plays": [[], [], [], []]}),
-        ("settle._schema", {"dealer": 0, "defender_points": 2_000_000, "levels": {"0": "5", "1": "7"}}),
+        ("settle._schema", {"dealer": 0, "defender_points": 2_000_000, "levels": {"A": "5", "B": "7"}}),
         ("kitty._schema", {"trump": {"level": "2", "suit": "S"}, "dealer": 0, "last_lead": ["AS"]}),
-        ("bid._bid_schema", {"trump_level": "2", "bid": None}),
-        ("bid._resolve_schema", {"trump_level": "2", "bids": [{"seat": 0, "cards": ["2S"], "extra": 1}]}),
-        ("bid._resolve_schema", {"trump_level": "2", "bids": [{"seat": 0, "cards": ["2S"]}] * 101}),
+        ("bid._bid_schema", {"trump": {"level": "2"}, "bid": None}),
+        ("bid._resolve_schema", {"trump": {"level": "2"}, "bids": [{"seat": 0, "cards": ["2S"], "extra": 1}]}),
+        ("bid._resolve_schema", {"trump": {"level": "2"}, "bids": [{"seat": 0, "cards": ["2S"]}] * 101}),
     ],
 )
 def test_invalid_bodies_fall_back_to_marshmallow(name: str, body: dict[str, Any]) -> None:

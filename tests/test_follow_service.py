@@ -40,7 +40,7 @@ def test_chinese_on_request(api: Any) -> None:
         "/v1/follow", BODY | {"play": ["6H", "6H", "7H", "7H", "9H", "QH"]}, headers={"Accept-Language": "zh-CN,zh;q=0.9"}
     )
     data = resp.get_json()
-    assert resp.headers["Content-Language"] == "zh"
+    assert resp.headers["Content-Language"] == "zh-Hans"
     assert "Accept-Language" in resp.headers["Vary"]
     assert data["reasons"][0]["message"].startswith("在拖拉机张数相同的前提下")
     assert data["required"]["text"] == "6张红桃，组成一个两连拖 + 一对"

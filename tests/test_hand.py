@@ -110,6 +110,8 @@ def test_wrong_leader(name: str) -> None:
     tricks[k] = replace(tricks[k], leader=(tricks[k].leader + 1) % 4)
     first = audit(deal, tricks).first_violation
     assert (first.trick, first.seat, first.reason.code) == (k, (deal.tricks[k].leader + 1) % 4, "hand.wrong_leader")
+    # JSON indexes count from 0, texts number tricks from 1 (docs/api.md "Numbering")
+    assert first.reason.en.startswith(f"trick {k + 1} is led by") and first.reason.zh.startswith(f"第 {k + 1} 轮")
 
 
 @pytest.mark.parametrize("name", ["one-deck", "two-deck", "three-deck", "four-deck-cgc"])
@@ -266,7 +268,7 @@ def test_endpoint_reports_the_first_violation_in_chinese(api: Any) -> None:
     assert out["first_violation"]["trick"] == k and out["first_violation"]["seat"] == seat
     assert out["first_violation"]["code"] == "follow.illegal"
     assert "跟牌" in out["first_violation"]["message"]
-    assert resp.headers["Content-Language"] == "zh"
+    assert resp.headers["Content-Language"] == "zh-Hans"
 
 
 @pytest.mark.parametrize(
@@ -278,7 +280,7 @@ def test_endpoint_reports_the_first_violation_in_chinese(api: Any) -> None:
         (lambda b: b["tricks"][0].update(leader=7), "/tricks/0/leader"),
         (lambda b: b["hands"]["0"].extend(["AS", "AS", "AS"]), "/hands/0"),
         (lambda b: b.update(dealer=-1), "/dealer"),
-        (lambda b: b.update(levels={"0": "1", "1": "2"}), "/levels/0"),
+        (lambda b: b.update(levels={"A": "1", "B": "2"}), "/levels/A"),
         (lambda b: b.update(tricks=b["tricks"] * 3), "/tricks"),
     ],
 )

@@ -75,7 +75,7 @@ def test_transfer(api: Any) -> None:
 
 def test_chinese_reasons(api: Any) -> None:
     resp = api.post("/v1/kitty", body(), headers={"Accept-Language": "zh-CN,zh;q=0.9"})
-    assert resp.headers["Content-Language"] == "zh"
+    assert resp.headers["Content-Language"] == "zh-Hans"
     assert "抠底" in resp.get_json()["reasons"][0]["message"]
 
 

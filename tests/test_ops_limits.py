@@ -36,7 +36,7 @@ def test_one_card_more_than_the_cap_is_a_422(api: Any) -> None:
     resp = api.post("/v1/analyze", {"rules": "four-deck", "trump": TRUMP, "cards": [*FOUR_DECKS, "2S"]})
     assert resp.status_code == 422
     problem = resp.get_json()
-    assert problem["errors"] == [{"pointer": "/cards", "message": f"at most {MAX_CARDS} cards"}]
+    assert problem["errors"] == [{"pointer": "/cards", "code": "too_many_items", "message": f"at most {MAX_CARDS} cards"}]
 
 
 def test_the_card_cap_is_the_same_in_code_and_spec(spec_dict: dict[str, Any]) -> None:

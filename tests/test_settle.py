@@ -141,8 +141,8 @@ def test_reasons_name_the_band() -> None:
     ("points", "levels", "dealer", "paths"),
     [
         (42, (0, 0), 0, [("defender_points",)]),
-        (40, (0, 13), 0, [("levels", "1")]),
-        (40, (-1, 0), 0, [("levels", "0")]),
+        (40, (0, 13), 0, [("levels", "B")]),
+        (40, (-1, 0), 0, [("levels", "A")]),
         (40, (0, 0), 4, [("dealer",)]),
         (3, (0, 0, 0), 0, [("defender_points",), ("levels",)]),
     ],

@@ -9,38 +9,38 @@ import pytest
 
 
 def body(**kw: Any) -> dict[str, Any]:
-    return {"rules": "two-deck", "dealer": 0, "defender_points": 85, "levels": {"0": "5", "1": "7"}} | kw
+    return {"rules": "two-deck", "dealer": 0, "defender_points": 85, "levels": {"A": "5", "B": "7"}} | kw
 
 
 @pytest.mark.parametrize(
     ("overrides", "expected"),
     [
         # seed 001 升级规则, two decks: 0 → dealer +3; 40–75 → +1; 80–115 换庄; 160–195 敌家 +2
-        ({"defender_points": 0}, ("dealer_keeps", "0", 3, {"0": "8", "1": "7"}, 2, False)),
-        ({"defender_points": 40}, ("dealer_keeps", "0", 1, {"0": "6", "1": "7"}, 2, False)),
-        ({"defender_points": 85}, ("defenders_take_over", "1", 0, {"0": "5", "1": "7"}, 1, False)),
-        ({"defender_points": 160, "dealer": 3}, ("defenders_take_over", "0", 2, {"0": "7", "1": "7"}, 0, False)),
+        ({"defender_points": 0}, ("dealer_keeps", "A", 3, {"A": "8", "B": "7"}, 2, False)),
+        ({"defender_points": 40}, ("dealer_keeps", "A", 1, {"A": "6", "B": "7"}, 2, False)),
+        ({"defender_points": 85}, ("defenders_take_over", "B", 0, {"A": "5", "B": "7"}, 1, False)),
+        ({"defender_points": 160, "dealer": 3}, ("defenders_take_over", "A", 2, {"A": "7", "B": "7"}, 0, False)),
         # negative points after the dealer side dug the kitty (seed 002): 大光
         ({"defender_points": -60, "rules": "four-deck-cgc"},
-         ("dealer_keeps", "0", 3, {"0": "8", "1": "7"}, 2, False)),
+         ("dealer_keeps", "A", 3, {"A": "8", "B": "7"}, 2, False)),
         # seed 002's own example: 320 from level 2 → 4 (constant 2s)
-        ({"rules": "four-deck-cgc", "dealer": 1, "defender_points": 320, "levels": {"0": "2", "1": "9"}},
-         ("defenders_take_over", "0", 2, {"0": "4", "1": "9"}, 2, False)),
+        ({"rules": "four-deck-cgc", "dealer": 1, "defender_points": 320, "levels": {"A": "2", "B": "9"}},
+         ("defenders_take_over", "A", 2, {"A": "4", "B": "9"}, 2, False)),
         # seed 000 四副: 160 takes over and gains a level
-        ({"rules": "four-deck", "defender_points": 160}, ("defenders_take_over", "1", 1, {"0": "5", "1": "8"}, 1, False)),
+        ({"rules": "four-deck", "defender_points": 160}, ("defenders_take_over", "B", 1, {"A": "5", "B": "8"}, 1, False)),
         # passing A wins the game
-        ({"defender_points": 0, "levels": {"0": "Q", "1": "3"}}, ("dealer_keeps", "0", 3, {"0": "A", "1": "3"}, 2, True)),
-        ({"defender_points": 0, "levels": {"0": "j", "1": "3"}}, ("dealer_keeps", "0", 3, {"0": "A", "1": "3"}, 2, False)),
+        ({"defender_points": 0, "levels": {"A": "Q", "B": "3"}}, ("dealer_keeps", "A", 3, {"A": "A", "B": "3"}, 2, True)),
+        ({"defender_points": 0, "levels": {"A": "j", "B": "3"}}, ("dealer_keeps", "A", 3, {"A": "A", "B": "3"}, 2, False)),
         # one-deck-lianzhong: 100 → defenders +2 and no further step
         ({"rules": "one-deck-lianzhong", "defender_points": 140},
-         ("defenders_take_over", "1", 2, {"0": "5", "1": "9"}, 1, False)),
+         ("defenders_take_over", "B", 2, {"A": "5", "B": "9"}, 1, False)),
         # a caller's own table
         ({"rules": {"preset": "two-deck", "level_table": {"bands": [
             {"from": None, "to": 100, "side": "dealer", "levels": 1},
             {"from": 100, "to": None, "side": "defenders", "levels": 0}], "step": 50}},
-          "defender_points": 200}, ("defenders_take_over", "1", 2, {"0": "5", "1": "9"}, 1, False)),
+          "defender_points": 200}, ("defenders_take_over", "B", 2, {"A": "5", "B": "9"}, 1, False)),
         ({"rules": {"preset": "two-deck", "level_table": "four-deck"}, "defender_points": 160},
-         ("defenders_take_over", "1", 1, {"0": "5", "1": "8"}, 1, False)),
+         ("defenders_take_over", "B", 1, {"A": "5", "B": "8"}, 1, False)),
     ],
 )
 def test_settle(api: Any, overrides: dict[str, Any], expected: tuple[Any, ...]) -> None:
@@ -72,11 +72,11 @@ def test_settle_chinese(api: Any) -> None:
         ({"defender_points": 42}, "/defender_points"),  # not a multiple of 5
         ({"defender_points": 40.0}, "/defender_points"),
         ({"defender_points": 5_000_000}, "/defender_points"),
-        ({"levels": {"0": "1", "1": "7"}}, "/levels/0"),  # unknown level
-        ({"levels": {"0": "5", "1": "B"}}, "/levels/1"),
-        ({"levels": {"0": "5", "1": 7}}, "/levels/1"),
-        ({"levels": {"0": "5"}}, "/levels/1"),
-        ({"levels": {"0": "5", "1": "7", "2": "9"}}, "/levels/2"),
+        ({"levels": {"A": "1", "B": "7"}}, "/levels/A"),  # unknown level
+        ({"levels": {"A": "5", "B": "Z"}}, "/levels/B"),
+        ({"levels": {"A": "5", "B": 7}}, "/levels/B"),
+        ({"levels": {"A": "5"}}, "/levels/B"),
+        ({"levels": {"A": "5", "B": "7", "2": "9"}}, "/levels/2"),
         ({"levels": ["5", "7"]}, "/levels"),
         ({"dealer": 4}, "/dealer"),
         ({"dealer": "0"}, "/dealer"),

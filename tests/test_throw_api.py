@@ -11,6 +11,10 @@ TRUMP_10H = {"level": "10", "suit": "H"}
 
 
 def body(lead: list[str], hands: dict[str, list[str]], **extra: Any) -> dict[str, Any]:
+    """A request; every other seat not in ``hands`` holds nothing (a throw needs them all)."""
+    leader = extra.get("leader", 0)
+    if isinstance(hands, dict) and isinstance(leader, int):
+        hands = {str(s): [] for s in range(4) if s != leader} | hands
     return {"rules": "two-deck", "trump": TRUMP_10H, "leader": 0, "lead": lead, "hands": hands} | extra
 
 
@@ -51,7 +55,7 @@ def test_chinese_reasons(api: Any) -> None:
     )
     data = resp.get_json()
     assert data["forced_play"] == ["JS", "JS"]
-    assert resp.headers["Content-Language"] == "zh"
+    assert resp.headers["Content-Language"] == "zh-Hans"
     assert "3号位" in data["reasons"][0]["message"]
 
 
@@ -64,7 +68,7 @@ def test_penalty_and_wider_shape_in_json(api: Any) -> None:
             "trump": {"level": "5", "suit": "H"},
             "leader": 1,
             "lead": ["AS", "AS", "AS", "AS", "7S", "7S", "8S", "8S"],
-            "hands": {"3": ["3S", "3S", "3S", "3S"]},
+            "hands": {"0": [], "2": [], "3": ["3S", "3S", "3S", "3S"]},
         },
     )
     data = resp.get_json()
@@ -74,7 +78,7 @@ def test_penalty_and_wider_shape_in_json(api: Any) -> None:
             "beaten_by": [{"seat": 3, "cards": ["3S"] * 4, "width": 4, "length": 1, "wider_shape": True}],
         }
     ]
-    assert data["penalty"] == {"kind": "points_per_card", "amount": 40, "seat": 1, "team": "0"}
+    assert data["penalty"] == {"kind": "points_per_card", "amount": 40, "seat": 1, "team": "A"}
 
 
 def test_match_point_penalty(api: Any) -> None:
@@ -99,6 +103,7 @@ def test_match_point_penalty(api: Any) -> None:
         (body(["9S"], {"1": ["AS", "ZZ"]}), ["/hands/1/1"]),
         (body(["9S"], {"4": ["AS"]}), ["/hands/4"]),
         (body([], {}), ["/lead"]),
+        ({"trump": TRUMP_10H, "leader": 0, "lead": ["AS", "KS"], "hands": {"2": []}}, ["/hands/1", "/hands/3"]),
         (body(["9S"], {}, leader=4), ["/leader"]),
         (body(["9S"], {}, leader="0"), ["/leader"]),
         (body(["9S"], {}, extra=1), ["/extra"]),
@@ -113,6 +118,19 @@ def test_unprocessable(api: Any, payload: dict[str, Any], pointers: list[str]) -
     assert resp.status_code == 422
     assert resp.mimetype == "application/problem+json"
     assert [e["pointer"] for e in resp.get_json()["errors"]] == pointers
+
+
+def test_a_throw_needs_every_other_hand(api: Any) -> None:
+    """Missing data is a 422, never "nobody can beat it": ``hands: {}`` is no ruling."""
+    resp = api.post("/v1/throw", {"trump": TRUMP_10H, "leader": 2, "lead": ["AS", "KS"], "hands": {}},
+                    headers={"Accept-Language": "zh-TW"})
+    assert resp.status_code == 422
+    errors = resp.get_json()["errors"]
+    assert [(e["pointer"], e["code"]) for e in errors] == [("/hands/0", "hand_required"), ("/hands/1", "hand_required"),
+                                                           ("/hands/3", "hand_required")]
+    assert errors[0]["message"] == "此裁定取決於 0 號座位的手牌，但請求中沒有：請提供"
+    one_unit = api.post("/v1/throw", {"trump": TRUMP_10H, "leader": 2, "lead": ["AS", "AS"], "hands": {}})
+    assert one_unit.status_code == 200 and one_unit.get_json()["valid"] is True  # an ordinary lead: no hand decides
 
 
 def test_not_json_and_bad_json(api: Any) -> None:

@@ -27,7 +27,7 @@ def test_winner_points_and_roles(api: Any) -> None:
     resp = api.post("/v1/trick", BODY)
     assert resp.status_code == 200
     data = resp.get_json()
-    assert data["winner"] == 1 and data["team"] == [1, 3]
+    assert data["winner"] == 1 and data["team"] == "B"
     assert data["points"] == 20
     assert data["suit"] == "S"
     assert [p["seat"] for p in data["plays"]] == [2, 3, 0, 1]
@@ -53,7 +53,7 @@ def test_hands_judge_each_follow_in_chinese(api: Any) -> None:
     codes = [r["code"] for r in data["plays"][1]["reasons"]]
     assert codes[-1] == "follow.must_follow_suit"
     assert "黑桃" in data["plays"][1]["reasons"][-1]["message"]
-    assert resp.headers["Content-Language"] == "zh"
+    assert resp.headers["Content-Language"] == "zh-Hans"
 
 
 @pytest.mark.parametrize("name", list(PRESET_VALUES))

@@ -7,10 +7,10 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, post_load, validate
 
 from engine.bidding import Bid, BidVerdict, judge_bid, resolve_bids
-from engine.cards import CardError, parse_rank
 from engine.trump import Trump
 from service.api import json_response, language, load, reason_json, v1
-from service.fields import CardsField, RulesField, SeatField
+from service.errors import coded, register_message
+from service.fields import CardsField, RulesField, SeatField, TrumpField
 from service.metrics import count_verdict
 from service.render import cards_json
 
@@ -18,16 +18,20 @@ MAX_BID_CARDS = 8  # a bid shows at most 4 copies; a few more still get a copies
 MAX_BIDS = 100
 
 
-class LevelField(fields.Field[int]):
-    """The level rank being played (``"10"``) → rank index 0..12."""
+class BidTrumpField(TrumpField):
+    """The trump context of bidding, ``{"level": "10"}`` (``"suit"`` absent or
+    null: the bids decide it) → the level's rank index 0..12."""
 
-    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
-        try:
-            if not isinstance(value, str):
-                raise CardError("the level is a rank string such as \"10\"")
-            return parse_rank(value)
-        except CardError as exc:
-            raise ValidationError(str(exc)) from None
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:  # type: ignore[override]
+        if type(value) is dict and "suit" not in value:
+            value = {**value, "suit": None}
+        trump = super()._deserialize(value, attr, data, **kwargs)
+        if trump.suit is not None:
+            raise ValidationError({"suit": [coded(
+                "suit_decided_by_bids",
+                "while bidding the trump suit is what the bids decide: leave suit out (or null)",
+            )]})
+        return trump.level
 
 
 class BidSchema(Schema):
@@ -41,17 +45,17 @@ class BidSchema(Schema):
 
 class BidRequest(Schema):
     rules = RulesField()
-    trump_level = LevelField(required=True)
+    trump = BidTrumpField(required=True)
     standing = fields.Nested(BidSchema, allow_none=True, load_default=None)
     bid = fields.Nested(BidSchema, required=True)
 
 
 class ResolveRequest(Schema):
     rules = RulesField()
-    trump_level = LevelField(required=True)
+    trump = BidTrumpField(required=True)
     bids = fields.List(
         fields.Nested(BidSchema), required=True,
-        validate=validate.Length(max=MAX_BIDS, error=f"at most {MAX_BIDS} bids"),
+        validate=validate.Length(max=MAX_BIDS, error=register_message(f"at most {MAX_BIDS} bids", "too_many_items", max=MAX_BIDS)),
     )
     kitty = CardsField(load_default=None, allow_none=True)
 
@@ -79,7 +83,7 @@ def _verdict_json(
     declares = _trump_json(verdict.declares)
     standing = verdict.standing
     out["valid"] = verdict.valid
-    out["reason"] = reason_json(verdict.reason, lang)
+    out["reasons"] = [reason_json(verdict.reason, lang)]
     out["trump"] = declares if verdict.trump is verdict.declares else _trump_json(verdict.trump)
     out["strength"] = None if verdict.strength is None else verdict.strength.as_json(lang)
     out["declares"] = declares
@@ -94,7 +98,7 @@ def _verdict_json(
 def post_bid() -> Any:
     body = load(_bid_schema)
     lang = language()
-    verdict = judge_bid(body["rules"], body["trump_level"], body["standing"], body["bid"])
+    verdict = judge_bid(body["rules"], body["trump"], body["standing"], body["bid"])
     count_verdict("bid.valid", verdict.valid)
     return json_response(_verdict_json(verdict, lang), lang)
 
@@ -104,11 +108,11 @@ def post_bid_resolve() -> Any:
     body = load(_resolve_schema)
     lang = language()
     kitty = body["kitty"]
-    seq = resolve_bids(body["rules"], body["trump_level"], body["bids"], kitty)
+    seq = resolve_bids(body["rules"], body["trump"], body["bids"], kitty)
     first = None
     if seq.first_invalid is not None:
         step = seq.steps[seq.first_invalid]
-        first = {"index": seq.first_invalid, "seat": step.bid.seat, "reason": reason_json(step.reason, lang)}
+        first = {"index": seq.first_invalid, "seat": step.bid.seat, "reasons": [reason_json(step.reason, lang)]}
     steps = []
     shown: dict[int, Any] = {}  # id of a Bid → its JSON
     for step in seq.steps:
@@ -123,7 +127,7 @@ def post_bid_resolve() -> Any:
             "standing": shown[id(standing)] if standing is not None and id(standing) in shown else _bid_json(standing),
             "trump": seq.trump.as_json(),
             "fallback": seq.fallback,
-            "reason": reason_json(seq.reason, lang),
+            "reasons": [reason_json(seq.reason, lang)],
         },
         lang,
     )

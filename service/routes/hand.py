@@ -8,6 +8,7 @@ from marshmallow import Schema, fields, post_load, validate
 
 from engine.audit import HandAudit, TrickAudit, TrickRecord, Violation, audit_hand
 from service.api import json_response, language, load, v1
+from service.errors import register_message
 from service.fields import (
     CardsField,
     HandsField,
@@ -21,7 +22,7 @@ from service.limits import MAX_TRICKS
 from service.metrics import count_verdict
 from service.routes.kitty import kitty_json
 from service.routes.settle import LevelsField, settle_json
-from service.routes.throw import throw_json
+from service.routes.throw import penalty_json, throw_json
 from service.routes.trick import play_json
 
 
@@ -48,7 +49,9 @@ class HandRequest(Schema):
     kitty = CardsField(required=True)
     tricks = fields.List(
         fields.Nested(TrickSchema), required=True,
-        validate=validate.Length(max=MAX_TRICKS, error=f"at most {MAX_TRICKS} tricks"),
+        validate=validate.Length(
+            max=MAX_TRICKS, error=register_message(f"at most {MAX_TRICKS} tricks", "too_many_items", max=MAX_TRICKS)
+        ),
     )
     strict = StrictBoolean(load_default=False)
 
@@ -81,9 +84,7 @@ def hand_json(audit: HandAudit, lang: str) -> dict[str, Any]:
         "valid": audit.valid,
         "tricks": [trick_audit_json(t, lang) for t in audit.tricks],
         "trick_points": audit.trick_points,
-        "penalties": [
-            {"kind": p.kind, "amount": p.amount, "seat": p.seat, "team": p.team} for p in audit.penalties
-        ],
+        "penalties": [penalty_json(p) for p in audit.penalties],
         "defender_points": audit.defender_points,
         "kitty": None if audit.kitty is None else kitty_json(audit.kitty, lang),
         "settle": None if audit.settlement is None else settle_json(audit.settlement, lang),

@@ -13,6 +13,7 @@ from marshmallow import Schema, ValidationError, fields, validates_schema
 
 from engine.kitty import KittyResult, kitty_from_trick, kitty_result
 from service.api import json_response, language, load, reasons_json, v1
+from service.errors import coded
 from service.fields import CardsField, PlaysField, RulesField, SeatField, StrictBoolean, TrumpField
 from service.metrics import count_verdict
 from service.render import unit_json, units_json
@@ -43,19 +44,21 @@ class KittyRequest(Schema):
             if extra:
                 raise ValidationError(
                     {
-                        k: ["send either last_trick or last_lead + winner: with last_trick the winner "
-                            "and whether it won with trumps are computed"]
+                        k: [coded("inconsistent_input", "send either last_trick or last_lead + winner: with "
+                                  "last_trick the winner and whether it won with trumps are computed")]
                         for k in extra
                     }
                 )
             return
         if "last_lead" not in keys and "winner" not in keys:
             raise ValidationError(
-                "send the last trick: last_trick {leader, plays}, or last_lead with winner"
+                coded("missing_field", "send the last trick: last_trick {leader, plays}, or last_lead with winner")
             )
         for k in ("last_lead", "winner"):
             if k not in keys:
-                raise ValidationError({k: ["Missing data for required field (last_lead and winner go together)."]})
+                raise ValidationError(
+                    {k: [coded("missing_field", "Missing data for required field (last_lead and winner go together).")]}
+                )
 
 
 _schema = KittyRequest()

@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import Any
 
 from flask import jsonify
-from werkzeug.exceptions import NotFound
 
 from engine.rules import OPTIONS, PRESET_SEEDS, PRESET_VALUES, preset
 from service import rulebook
 from service.api import v1
+from service.errors import ProblemError
 
 
 def _ruleset(name: str) -> dict[str, Any]:
@@ -46,5 +46,5 @@ def get_rulesets() -> Any:
 @v1.get("/rulesets/<name>")
 def get_ruleset(name: str) -> Any:
     if name not in PRESET_VALUES:
-        raise NotFound(f"no preset named {name!r}; GET /v1/rulesets lists them")
+        raise ProblemError(404, "not_found", {"name": name}, detail="unknown_preset")
     return jsonify(_ruleset(name))

@@ -8,13 +8,17 @@ from marshmallow import Schema, ValidationError, fields
 from marshmallow.validate import Range
 
 from engine.cards import RANKS, CardError, parse_rank
-from engine.settle import Settlement, settle
+from engine.settle import TEAM_NAMES, Settlement, settle
 from service.api import json_response, language, load, reasons_json, v1
+from service.errors import coded, register_message
 from service.fields import RulesField, SeatField
 from service.metrics import count_verdict
 
 POINTS_LIMIT = 1_000_000
-TEAMS = ("0", "1")
+TEAMS = TEAM_NAMES
+
+
+POINTS_ERROR = register_message(f"points must lie within ±{POINTS_LIMIT}", "invalid_points")
 
 
 class PointsField(fields.Integer):
@@ -24,35 +28,38 @@ class PointsField(fields.Integer):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(
             strict=True,
-            validate=Range(-POINTS_LIMIT, POINTS_LIMIT, error=f"points must lie within ±{POINTS_LIMIT}"),
+            validate=Range(-POINTS_LIMIT, POINTS_LIMIT, error=POINTS_ERROR),
             **kwargs,
         )
 
 
 class LevelsField(fields.Field):
-    """``{"0": "5", "1": "7"}`` (keyed by a team's lowest seat) → (rank, rank) indices."""
+    """``{"A": "5", "B": "7"}`` (team A: seats 0 and 2, B: seats 1 and 3) → (rank, rank) indices."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[int, int]:
         if not isinstance(value, dict):
-            raise ValidationError("levels is an object {\"0\": rank of seats 0/2, \"1\": rank of seats 1/3}")
+            raise ValidationError(
+                coded("invalid_type", "levels is an object {\"A\": rank of seats 0/2, \"B\": rank of seats 1/3}",
+                      expected="{\"A\": \"2\", \"B\": \"2\"}")
+            )
         errors: dict[str, list[str]] = {}
         ranks: dict[str, int] = {}
         for key in value:
             if key not in TEAMS:
-                errors[key] = ["a team key is \"0\" (seats 0 and 2) or \"1\" (seats 1 and 3)"]
+                errors[key] = [coded("invalid_team", "a team is \"A\" (seats 0 and 2) or \"B\" (seats 1 and 3)")]
         for key in TEAMS:
             if key not in value:
-                errors[key] = ["Missing data for required field (the level of this team)."]
+                errors[key] = [coded("missing_field", "Missing data for required field (the level of this team).")]
                 continue
             try:
                 if not isinstance(value[key], str):
                     raise CardError("a level is a rank string 2..A such as \"10\"")
                 ranks[key] = parse_rank(value[key])
             except CardError as exc:
-                errors[key] = [str(exc)]
+                errors[key] = [coded("invalid_rank", str(exc))]
         if errors:
             raise ValidationError(errors)  # type: ignore[arg-type]
-        return ranks["0"], ranks["1"]
+        return ranks["A"], ranks["B"]
 
 
 class SettleRequest(Schema):
@@ -70,9 +77,9 @@ def settle_json(result: Settlement, lang: str) -> dict[str, Any]:
     band = result.band
     return {
         "outcome": result.outcome,
-        "team": str(result.team),
+        "team": TEAM_NAMES[result.team],
         "levels_gained": result.levels_gained,
-        "new_levels": {str(t): RANKS[level] for t, level in enumerate(result.new_levels)},
+        "new_levels": {TEAM_NAMES[t]: RANKS[level] for t, level in enumerate(result.new_levels)},
         "next_dealer": result.next_dealer,
         "game_won": result.game_won,
         "band": {

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from marshmallow import Schema
 
+from engine.errors import InvalidInput, Problem
+from engine.settle import TEAM_NAMES
 from engine.throw import Blocker, Penalty, ThrowVerdict, judge_throw
 from engine.trump import SUIT_LABELS, trump_order
 from service.api import json_response, language, load, reasons_json, v1
@@ -35,12 +38,13 @@ def _blocker_json(blocker: Blocker) -> dict[str, Any]:
     }
 
 
-def _penalty_json(penalty: Penalty) -> dict[str, Any]:
+def penalty_json(penalty: Penalty) -> dict[str, Any]:
+    """A throw penalty as docs/api.md shows it (also in /v1/hand's ``penalties``)."""
     return {
         "kind": penalty.kind,
         "amount": penalty.amount,
         "seat": penalty.seat,
-        "team": None if penalty.team is None else str(penalty.team),
+        "team": None if penalty.team is None else TEAM_NAMES[penalty.team],
     }
 
 
@@ -71,9 +75,28 @@ def throw_json(verdict: ThrowVerdict, lang: str) -> dict[str, Any]:
         "failed_units": failed,
         "forced_unit": forced_json,
         "forced_play": cards_json(verdict.forced_play),
-        "penalty": _penalty_json(verdict.penalty),
+        "penalty": penalty_json(verdict.penalty),
         "reasons": reasons_json(verdict.reasons, lang),
     }
+
+
+def require_other_hands(leader: int, hands: Mapping[int, object]) -> None:
+    """A throw (more than one unit) stands or fails on every other seat's hand:
+    a seat not given is a 422, never taken to hold nothing (docs/api.md "Required inputs")."""
+    missing = [seat for seat in range(4) if seat != leader and seat not in hands]
+    if missing:
+        raise InvalidInput(
+            [
+                Problem(
+                    ("hands", str(seat)),
+                    f"whether the throw stands depends on seat {seat}'s hand, which was not given: send it "
+                    "(an empty array for a seat known to hold none of the cards)",
+                    code="hand_required",
+                    params={"seat": seat},
+                )
+                for seat in missing
+            ]
+        )
 
 
 @v1.post("/throw")
@@ -83,6 +106,8 @@ def post_throw() -> Any:
     order = trump_order(body["trump"], rules)
     # the engine's argument names are the request's keys: its paths are already request pointers
     verdict = judge_throw(body["leader"], body["lead"], body["hands"], order, rules)
+    if len(verdict.units) > 1:
+        require_other_hands(body["leader"], body["hands"])
     lang = language()
     count_verdict("throw.valid", verdict.valid)
     return json_response(throw_json(verdict, lang), lang)

@@ -6,6 +6,7 @@ from typing import Any
 
 from marshmallow import Schema
 
+from engine.settle import TEAM_NAMES
 from engine.trick import PlayVerdict, TrickResult, resolve_trick
 from engine.trump import SUIT_LABELS, trump_order
 from service.api import json_response, language, load, reasons_json, v1
@@ -42,7 +43,7 @@ def trick_json(result: TrickResult, lang: str) -> dict[str, Any]:
     winner = result.winner
     return {
         "winner": winner,
-        "team": [winner % 2, winner % 2 + 2],
+        "team": TEAM_NAMES[winner % 2],
         "points": result.points,
         "suit": SUIT_LABELS[result.suit],
         "lead_units": units_json(result.lead_units),
