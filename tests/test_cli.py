@@ -168,7 +168,7 @@ def test_json_is_the_endpoints_answer_with_its_source(mixed: tuple[Path, int, in
         assert {key: value for key, value in verdicts[n - 1].items() if key != "source"} == answer
     assert verdicts[2]["first_violation"] == {"trick": k, "seat": seat, "code": "follow.illegal",
                                               "message": verdicts[2]["violations"][0]["message"]}
-    assert verdicts[4]["status"] == 400 and verdicts[4]["detail"].startswith("not JSON")
+    assert verdicts[4]["status"] == 400 and verdicts[4]["code"] == "malformed_json"
     assert verdicts[8]["status"] == 422 and verdicts[8]["errors"][0]["pointer"] == "/kitty/0"
     assert "== summary: 10 hand(s): 6 clean, 2 with violations, 2 bad input" in captured.err
 

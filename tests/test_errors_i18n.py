@@ -248,7 +248,7 @@ def test_teams_are_a_and_b_and_the_old_keys_say_so(api: Any) -> None:
 
 def test_docs_api_lists_every_code(spec_dict: dict[str, Any]) -> None:
     """docs/api.md and the data agree: one table row per problem code and error code."""
-    text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    text = (ROOT / "docs/api.md").read_text(encoding="utf-8")
     rows = set(re.findall(r"^\|[^|\n]*\| `([a-z_]+)` \|", text, re.M)) | set(re.findall(r"^\| `([a-z_]+)` \|", text, re.M))
     schemas = spec_dict["components"]["schemas"]
     assert rows == set(schemas["ErrorCode"]["enum"]) | set(schemas["ProblemCode"]["enum"])

@@ -27,8 +27,6 @@ OUTSIDE = [
 ]
 MD_REFERENCE = re.compile(r"(?<![\w/.-])((?:[\w.-]+/)*[\w.-]+\.md)\b")
 SECTION = re.compile(r"docs/rules\.md ?§(\d+)(?:[–-]§?(\d+))?")
-# docs/api.md is written on its own branch (the answer shapes and error codes).
-PENDING = {"docs/api.md"}
 
 
 def _files() -> list[Path]:
@@ -57,9 +55,7 @@ def test_every_markdown_document_referenced_exists() -> None:
         for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
             for name in MD_REFERENCE.findall(line):
                 candidates = {ROOT / name, path.parent / name}
-                if name in PENDING or any(c.is_file() for c in candidates):
-                    continue
-                if path.parent == ROOT / "docs" and f"docs/{name}" in PENDING:
+                if any(c.is_file() for c in candidates):
                     continue
                 missing.append(f"{path.relative_to(ROOT)}:{number}: {name}")
     assert not missing, "references to markdown files that do not exist:\n" + "\n".join(missing)

@@ -49,11 +49,10 @@ async function call(method, path, body, leader = null) {
 
 const reasons = (list) => (list || []).map((r) => ({ code: r.code, message: r.message }));
 
-/** A team from any of the service's spellings: "0"/"1", 0/1, or its seats [1, 3]. */
+/** A team as the service writes it (docs/api.md): "A" (seats 0 and 2) or "B" (seats 1 and 3). */
 function teamOf(value) {
-  if (value === null || value === undefined) return null;
-  if (Array.isArray(value)) return Math.min(...value) % 2;
-  return Number(value) % 2;
+  if (value === "A" || value === "B") return value;
+  return null;
 }
 
 /** The presets and the option model: {defaultName, presets: [{name, seeds, options}], model}. */
@@ -222,7 +221,7 @@ function settleVerdict(data) {
     outcome: data.outcome,
     team: teamOf(data.team),
     levelsGained: data.levels_gained,
-    newLevels: [data.new_levels["0"], data.new_levels["1"]],
+    newLevels: [data.new_levels.A, data.new_levels.B],
     nextDealer: data.next_dealer,
     gameWon: data.game_won,
     band: { from: data.band.from, to: data.band.to, side: data.band.side, levels: data.band.levels, stepLevels: data.band.step_levels },
@@ -237,7 +236,7 @@ export async function settle(setup, form) {
     rules: rulesOf(setup),
     dealer: form.dealer,
     defender_points: form.defenderPoints,
-    levels: { 0: form.levels[0], 1: form.levels[1] },
+    levels: { A: form.levels[0], B: form.levels[1] },
   });
   return settleVerdict(data);
 }

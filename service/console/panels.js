@@ -252,7 +252,7 @@ export function settlePanel(setup) {
   const points = numberField("settle-points", "settle.points", () => t("defenderPoints"), { step: 5 });
   const rankOptions = RANKS.map((r) => [r, () => r]);
   const levels = [0, 1].map((team) => selectField(`settle-level-${team}`, `settle.level.${team}`,
-    () => t("teamLevel", { t: team, a: team, b: team + 2 }), rankOptions));
+    () => t("teamLevel", { t: "AB"[team], a: team, b: team + 2 }), rankOptions));
   const bands = h("div", { id: "settle-bands" });
   const out = verdictArea("settle-verdict");
   const form = h("form", { id: "settle-form", novalidate: true },
