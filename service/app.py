@@ -100,8 +100,8 @@ def http_problem(exc: HTTPException) -> Response:
             405, "method_not_allowed", {"method": request.method, "path": request.path, "allowed": allow},
             headers={"Allow": allow} if allow else None,
         )
-    if status == 413:
-        limit = body_limit(request._get_current_object())  # type: ignore[attr-defined]
+    limit = body_limit(request._get_current_object()) if status == 413 else None  # type: ignore[attr-defined]
+    if limit is not None:
         return problem_response(
             413, "body_too_large", {"limit": limit, "limit_kib": f"{limit / 1024:g}"}, extra={"limit_bytes": limit}
         )

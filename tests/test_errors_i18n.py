@@ -252,3 +252,36 @@ def test_docs_api_lists_every_code(spec_dict: dict[str, Any]) -> None:
     rows = set(re.findall(r"^\|[^|\n]*\| `([a-z_]+)` \|", text, re.M)) | set(re.findall(r"^\| `([a-z_]+)` \|", text, re.M))
     schemas = spec_dict["components"]["schemas"]
     assert rows == set(schemas["ErrorCode"]["enum"]) | set(schemas["ProblemCode"]["enum"])
+
+
+def test_a_fourth_language_is_one_catalog_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new ``<locale>/LC_MESSAGES/messages.po`` is offered by negotiation and used, no code changes."""
+    import shutil
+
+    for loc in ("en", "zh_Hans"):
+        shutil.copytree(ROOT / "service" / "locales" / loc, tmp_path / loc)
+    fr = tmp_path / "fr" / "LC_MESSAGES"
+    fr.mkdir(parents=True)
+    english = (ROOT / "service" / "locales" / "en" / "LC_MESSAGES" / "messages.po").read_text(encoding="utf-8")
+    fr.joinpath("messages.po").write_text(
+        english.replace('msgstr "Not found"', 'msgstr "Introuvable"').replace("Language: en", "Language: fr"),
+        encoding="utf-8",
+    )
+    monkeypatch.setattr(i18n, "LOCALES", tmp_path)
+    monkeypatch.setattr(i18n, "CATALOGS", i18n._load())
+    i18n.negotiate.cache_clear()
+    try:
+        assert set(i18n.CATALOGS) == {"en", "zh-Hans", "fr"}
+        assert i18n.negotiate("fr-CA, en;q=0.5") == "fr"
+        assert i18n.text("fr", "title", "not_found") == "Introuvable"
+    finally:
+        i18n.negotiate.cache_clear()
+
+
+def test_verdicts_in_traditional_chinese_requests_say_their_script(api: Any) -> None:
+    """Verdict reasons come from the engine (English, Simplified Chinese): a zh-TW
+    request gets the Simplified reasons, labelled so."""
+    body = {"trump": TRUMP, "lead": ["AH", "AH"], "hand": ["3H", "4H", "5D"], "play": ["3H", "5D"]}
+    resp = api.post("/v1/follow", body, headers=HANT)
+    assert resp.status_code == 200 and resp.headers["Content-Language"] == "zh-Hans"
+    assert CJK.search(resp.get_json()["reasons"][0]["message"])

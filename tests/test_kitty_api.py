@@ -125,9 +125,21 @@ def test_kitty_multiplier_too_large_is_a_422(api: Any) -> None:
     lead = [f"{r}S" for r in ["3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"] for _ in range(4)]
     resp = api.post("/v1/kitty", {"rules": {"preset": "four-deck-cgc", "kitty_multiplier": "power_of_two",
                                             "kitty_cap": 2**62},
-                                  "trump": H2, "dealer": 0, "last_lead": lead, "winner": 1})
+                                  "trump": H2, "dealer": 0, "last_lead": lead, "winner": 1, "kitty": []})
     assert resp.status_code == 422
     assert resp.get_json()["errors"][0]["pointer"] == "/rules/kitty_cap"
+
+
+def test_a_kitty_not_sent_is_a_422_not_an_empty_kitty(api: Any) -> None:
+    """What the kitty is worth depends on its cards: no ruling on a kitty not sent."""
+    request = {"trump": H2, "dealer": 0, "last_lead": ["AS"], "winner": 1}
+    resp = api.post("/v1/kitty", request, headers={"Accept-Language": "zh-CN"})
+    assert resp.status_code == 422
+    (error,) = resp.get_json()["errors"]
+    assert (error["pointer"], error["code"], error["message"]) == (
+        "/kitty", "kitty_required", "此裁定取决于底牌，但请求中没有：请提供底牌")
+    no_kitty = api.post("/v1/kitty", request | {"rules": {"preset": "two-deck", "kitty_size": 0, "decks": 2}})
+    assert no_kitty.status_code == 200 and no_kitty.get_json()["kitty_points"] == 0
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validates_schema
 
+from engine.errors import InvalidInput, Problem
 from engine.kitty import KittyResult, kitty_from_trick, kitty_result
 from service.api import json_response, language, load, reasons_json, v1
 from service.errors import coded
@@ -29,7 +30,7 @@ class KittyRequest(Schema):
     rules = RulesField()
     trump = TrumpField(required=True)
     dealer = SeatField(required=True)
-    kitty = CardsField(load_default=list)
+    kitty = CardsField(load_default=None)
     last_trick = fields.Nested(LastTrick)
     last_lead = CardsField()
     winner = SeatField()
@@ -96,6 +97,15 @@ def kitty_json(result: KittyResult, lang: str) -> dict[str, Any]:
 def post_kitty() -> Any:
     body = load(_schema)
     rules, trump = body["rules"], body["trump"]
+    if body["kitty"] is None:
+        if rules.kitty_size:
+            raise InvalidInput(Problem(
+                ("kitty",),
+                f"what the kitty is worth depends on its cards: send the kitty ({rules.kitty_size} cards "
+                "under these rules)",
+                code="kitty_required",
+            ))
+        body["kitty"] = []
     if "last_trick" in body:
         trick = body["last_trick"]
         result = kitty_from_trick(
