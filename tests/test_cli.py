@@ -338,3 +338,16 @@ def test_serve_runs_gunicorn_with_the_packaged_config(monkeypatch: Any) -> None:
 
     conf = importlib.import_module("service.gunicorn_conf")
     assert conf.wsgi_app == "service.app:create_app()" and conf.worker_class == "sync"
+
+
+# --- the benchmark ------------------------------------------------------------------
+
+
+def test_the_benchmark_runs(tmp_path: Path) -> None:
+    """bench/audit.py stays runnable (on four hands): both runs audit every hand."""
+    done = subprocess.run([sys.executable, "bench/audit.py", "--hands", "4", "--file", str(tmp_path / "h.jsonl")],
+                          cwd=ROOT, capture_output=True, timeout=300, check=True, text=True)
+    rows = {line.split()[1]: line.split() for line in done.stdout.splitlines() if line.startswith("--jobs")}
+    assert set(rows) == {"2", "1"} and all(row[2] == "4" for row in rows.values())
+    assert len((tmp_path / "h.jsonl").read_bytes().splitlines()) == 4
+    assert "to a worker and back:" in done.stdout
