@@ -104,6 +104,13 @@ def test_json_lines_in_chinese(tmp_path: Path, capsys: Any) -> None:
     out = capsys.readouterr().out
     assert out.count("== ") == 4 and f"{path}:3: clean" in out  # three hands and the summary
 
+    dirty, _, _ = dirty_line()
+    path.write_bytes(dirty)
+    first = run_audit(load_hand(orjson.loads(dirty))).violations[0].reason
+    assert main(["audit", str(path), "--lang", "zh"]) == 1
+    out = capsys.readouterr().out
+    assert f"follow.illegal: {first.zh}\n" in out and first.en not in out
+
 
 def test_summary_counts(mixed: tuple[Path, int, int], capsys: Any) -> None:
     path, k, seat = mixed
@@ -171,6 +178,12 @@ def test_json_is_the_endpoints_answer_with_its_source(mixed: tuple[Path, int, in
     assert verdicts[4]["status"] == 400 and verdicts[4]["code"] == "malformed_json"
     assert verdicts[8]["status"] == 422 and verdicts[8]["errors"][0]["pointer"] == "/kitty/0"
     assert "== summary: 10 hand(s): 6 clean, 2 with violations, 2 bad input" in captured.err
+
+    assert main(["audit", str(path), "--json", "--lang", "zh", "--jobs", "1"]) == 2
+    chinese = [orjson.loads(line) for line in capsys.readouterr().out.splitlines()][2]
+    answer = api.post("/v1/hand", orjson.loads(records[2]), headers={"Accept-Language": "zh"}).get_json()
+    assert {key: value for key, value in chinese.items() if key != "source"} == answer
+    assert chinese["violations"][0]["message"] != verdicts[2]["violations"][0]["message"]
 
     assert main(["audit", str(path), "--json", "--quiet", "--jobs", "1"]) == 2
     quiet = [orjson.loads(line) for line in capsys.readouterr().out.splitlines()]
@@ -320,7 +333,7 @@ def test_no_bar_for_one_record_or_off_a_terminal(tmp_path: Path) -> None:
     two.write_bytes(clean_line() + b"\n" + clean_line("one-deck", 3))
     err = Tty()
     assert audit_command([str(two)], "en", io.StringIO(), err) == 0
-    assert "hand/s" in err.getvalue() or "2/2" in err.getvalue()  # tqdm drew on the "terminal"
+    assert "0/2 [" in err.getvalue()  # tqdm drew its bar on the "terminal" (80 columns: no size to read)
     err = io.StringIO()
     assert audit_command([str(two)], "en", io.StringIO(), err) == 0
     assert err.getvalue().startswith("audited 2 hand(s)")
@@ -338,3 +351,16 @@ def test_serve_runs_gunicorn_with_the_packaged_config(monkeypatch: Any) -> None:
 
     conf = importlib.import_module("service.gunicorn_conf")
     assert conf.wsgi_app == "service.app:create_app()" and conf.worker_class == "sync"
+
+
+# --- the benchmark ------------------------------------------------------------------
+
+
+def test_the_benchmark_runs(tmp_path: Path) -> None:
+    """bench/audit.py stays runnable (on four hands): both runs audit every hand."""
+    done = subprocess.run([sys.executable, "bench/audit.py", "--hands", "4", "--file", str(tmp_path / "h.jsonl")],
+                          cwd=ROOT, capture_output=True, timeout=300, check=True, text=True)
+    rows = {line.split()[1]: line.split() for line in done.stdout.splitlines() if line.startswith("--jobs")}
+    assert set(rows) == {"2", "1"} and all(row[2] == "4" for row in rows.values())
+    assert len((tmp_path / "h.jsonl").read_bytes().splitlines()) == 4
+    assert "to a worker and back:" in done.stdout
