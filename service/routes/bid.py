@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
 from engine.bidding import Bid, BidVerdict, judge_bid, resolve_bids
 from engine.cards import CardError, parse_rank
 from engine.trump import Trump
 from service.api import json_response, language, load, reason_json, v1
-from service.fields import CardsField, RulesField, SeatField
+from service.fields import CardsField, Field, Record, RulesField, SeatField
 from service.metrics import count_verdict
 from service.render import cards_json
 
@@ -18,7 +18,7 @@ MAX_BID_CARDS = 8  # a bid shows at most 4 copies; a few more still get a copies
 MAX_BIDS = 100
 
 
-class LevelField(fields.Field[int]):
+class LevelField(Field):
     """The level rank being played (``"10"``) → rank index 0..12."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
@@ -34,23 +34,23 @@ class BidSchema(Schema):
     seat = SeatField(required=True)
     cards = CardsField(required=True, max_cards=MAX_BID_CARDS)
 
-    @post_load
-    def make_bid(self, data: dict[str, Any], **kwargs: Any) -> Bid:
-        return Bid(data["seat"], tuple(data["cards"]))
+
+def make_bid(data: dict[str, Any]) -> Bid:
+    return Bid(data["seat"], tuple(data["cards"]))
 
 
 class BidRequest(Schema):
     rules = RulesField()
     trump_level = LevelField(required=True)
-    standing = fields.Nested(BidSchema, allow_none=True, load_default=None)
-    bid = fields.Nested(BidSchema, required=True)
+    standing = Record(BidSchema, make_bid, allow_none=True, load_default=None)
+    bid = Record(BidSchema, make_bid, required=True)
 
 
 class ResolveRequest(Schema):
     rules = RulesField()
     trump_level = LevelField(required=True)
     bids = fields.List(
-        fields.Nested(BidSchema), required=True,
+        Record(BidSchema, make_bid), required=True,
         validate=validate.Length(max=MAX_BIDS, error=f"at most {MAX_BIDS} bids"),
     )
     kitty = CardsField(load_default=None, allow_none=True)

@@ -4,32 +4,27 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields
-from marshmallow.validate import Range
+from marshmallow import Schema, ValidationError
 
 from engine.cards import RANKS, CardError, parse_rank
 from engine.settle import Settlement, settle
 from service.api import json_response, language, load, reasons_json, v1
-from service.fields import RulesField, SeatField
+from service.fields import BoundedInteger, Field, RulesField, SeatField
 from service.metrics import count_verdict
 
 POINTS_LIMIT = 1_000_000
 TEAMS = ("0", "1")
 
 
-class PointsField(fields.Integer):
+class PointsField(BoundedInteger):
     """A side's game points: an integer (the engine checks multiples of 5),
     bounded so every figure derived from it stays an exact JSON number."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(
-            strict=True,
-            validate=Range(-POINTS_LIMIT, POINTS_LIMIT, error=f"points must lie within ±{POINTS_LIMIT}"),
-            **kwargs,
-        )
+        super().__init__(-POINTS_LIMIT, POINTS_LIMIT, f"points must lie within ±{POINTS_LIMIT}", **kwargs)
 
 
-class LevelsField(fields.Field):
+class LevelsField(Field):
     """``{"0": "5", "1": "7"}`` (keyed by a team's lowest seat) → (rank, rank) indices."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[int, int]:
