@@ -7,10 +7,11 @@ engine never re-parses JSON.  Errors keep their place in the request so the
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from operator import itemgetter
 from typing import Any
 
-from marshmallow import ValidationError, fields, validate
+from marshmallow import Schema, ValidationError, fields, missing
 
 from engine.cards import SPELLINGS, CardError, parse_card, parse_rank, parse_suit
 from engine.errors import InvalidInput
@@ -32,7 +33,39 @@ def card_error(value: Any, exc: CardError) -> str:
     return coded("invalid_card", str(exc), value=repr(value) if isinstance(value, str) else type(value).__name__)
 
 
-class CardField(fields.Field):
+class Direct:
+    """A field whose ``deserialize`` (marshmallow's public entry, which both
+    ``Schema.load`` and service/fastload.py call) goes straight to its own
+    ``_deserialize`` for a present, non-null value when it has no validators and
+    no value processors: what ``Field.deserialize`` does then, without building an
+    ``And`` of no validators for every value."""
+
+    def deserialize(self, value: Any, attr: str | None = None, data: Any = None, **kwargs: Any) -> Any:
+        field: Any = self
+        if value is None or value is missing or field.validators or field.pre_load or field.post_load:
+            return super().deserialize(value, attr, data, **kwargs)  # type: ignore[misc]
+        return field._deserialize(value, attr, data, **kwargs)
+
+
+class Field(Direct, fields.Field):
+    """The base of the service's own fields (see ``Direct``)."""
+
+
+class Record(Direct, fields.Nested):
+    """An object loaded by a nested schema, then made into an engine value by
+    ``make`` (a function of the loaded dict): the work of a ``@post_load`` hook,
+    done by the field, so that the request schemas declare no hooks and
+    service/fastload.py needs only marshmallow's public API."""
+
+    def __init__(self, nested: type[Schema], make: Callable[[dict[str, Any]], Any], **kwargs: Any) -> None:
+        super().__init__(nested, **kwargs)
+        self.make = make
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> Any:
+        return self.make(super()._deserialize(value, attr, data, **kwargs))
+
+
+class CardField(Field):
     """One card in any notation of docs/api.md → card kind (int)."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
@@ -42,7 +75,7 @@ class CardField(fields.Field):
             raise ValidationError(card_error(value, exc)) from None
 
 
-class CardsField(fields.Field):
+class CardsField(Field):
     """An array of cards → list of card kinds, every bad element reported."""
 
     def __init__(self, *, max_cards: int = 216, **kwargs: Any) -> None:
@@ -90,7 +123,7 @@ class CardsField(fields.Field):
         return cards
 
 
-class RulesField(fields.Field):
+class RulesField(Field):
     """A preset name or ``{"preset": ..., overrides}`` → ``Rules``; omitted → two-deck."""
 
     def __init__(self, **kwargs: Any) -> None:
@@ -104,7 +137,7 @@ class RulesField(fields.Field):
             raise ValidationError(problems_to_messages(exc.problems)) from None
 
 
-class TrumpField(fields.Field):
+class TrumpField(Field):
     """``{"level": "10", "suit": "H" | null}`` → ``Trump``."""
 
     # (level, suit) spellings → their Trump, each entered after ``_load`` accepted
@@ -155,7 +188,7 @@ class TrumpField(fields.Field):
         return Trump(level, suit)
 
 
-class StrictBoolean(fields.Field):
+class StrictBoolean(Field):
     """JSON true or false, nothing else (no "yes", 1 or "true")."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> bool:
@@ -167,15 +200,31 @@ class StrictBoolean(fields.Field):
 SEAT_ERROR = register_message("a seat is an integer 0..3", "invalid_seat")
 
 
-class SeatField(fields.Integer):
+class BoundedInteger(Direct, fields.Integer):
+    """A JSON integer (not a bool, not a float) from ``low`` to ``high``, else ``error``:
+    ``validate.Range``'s check, made in ``_deserialize`` so that ``Direct`` applies."""
+
+    def __init__(self, low: int, high: int, error: str, **kwargs: Any) -> None:
+        super().__init__(strict=True, **kwargs)
+        self.low, self.high, self.error = low, high, error
+
+    def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
+        if type(value) is int and self.low <= value <= self.high:
+            return value  # the usual value (an int, never a bool): what Integer returns for it
+        number: int = super()._deserialize(value, attr, data, **kwargs)
+        if not self.low <= number <= self.high:
+            raise ValidationError(self.error)
+        return number
+
+
+class SeatField(BoundedInteger):
     """A seat 0..3 in playing order."""
 
     def __init__(self, **kwargs: Any) -> None:
-        # marshmallow 4 ignores a validator's return value: it must raise (validate.Range does)
-        super().__init__(strict=True, validate=validate.Range(0, 3, error=SEAT_ERROR), **kwargs)
+        super().__init__(0, 3, SEAT_ERROR, **kwargs)
 
 
-class HandsField(fields.Field):
+class HandsField(Field):
     """``{"0": [cards], ..., "3": [cards]}`` (seat keys as strings) → ``{seat: [kinds]}``.
 
     Any subset of the four seats may be given; every bad key or card is reported
@@ -212,7 +261,7 @@ class HandsField(fields.Field):
         return dict(sorted(hands.items()))
 
 
-class PlaysField(fields.Field):
+class PlaysField(Field):
     """A list of plays (each a card list) in playing order → ``[[kinds], ...]``."""
 
     _cards = CardsField()

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from marshmallow import Schema, ValidationError
+from marshmallow import Schema, ValidationError, fields
 
 import service.routes
 from bench.bodies import BODIES
@@ -84,6 +84,27 @@ def test_every_endpoint_schema_is_covered() -> None:
     assert {name for name, _ in VALID} == set(SCHEMAS)
 
 
+def _schemas_within(schema: Schema) -> list[Schema]:
+    """``schema`` and every schema nested in it (in a list or not)."""
+    found = [schema]
+    for field in schema.fields.values():
+        while isinstance(field, fields.List):
+            field = field.inner
+        if isinstance(field, fields.Nested):
+            found += _schemas_within(field.schema)
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(SCHEMAS))
+def test_request_schemas_declare_no_hooks(name: str) -> None:
+    """The fast path does not run schema hooks: an engine object is made by a
+    ``Record`` field and a check across fields is the route's.  (marshmallow marks
+    a hook method with ``__marshmallow_hook__``; only this test looks.)"""
+    for schema in _schemas_within(SCHEMAS[name]):
+        hooks = [n for n in dir(type(schema)) if getattr(getattr(type(schema), n, None), "__marshmallow_hook__", None)]
+        assert hooks == [], f"{type(schema).__name__} declares hooks {hooks}"
+
+
 @pytest.mark.parametrize(("name", "body"), VALID, ids=[f"{n}-{i}" for i, (n, _) in enumerate(VALID)])
 def test_valid_bodies_take_the_fast_path_to_the_same_result(name: str, body: dict[str, Any]) -> None:
     schema = SCHEMAS[name]
@@ -100,10 +121,13 @@ def test_valid_bodies_take_the_fast_path_to_the_same_result(name: str, body: dic
         ("trick._schema", {"trump": {"level": "10", "suit": "H"}, "leader": True, "plays": [[], [], [], []]}),
         ("trick._schema", {"trump": {"level": "10", "suit": "H"}, "leader": 4, "plays": [[], [], [], []]}),
         ("settle._schema", {"dealer": 0, "defender_points": 2_000_000, "levels": {"A": "5", "B": "7"}}),
-        ("kitty._schema", {"trump": {"level": "2", "suit": "S"}, "dealer": 0, "last_lead": ["AS"]}),
         ("bid._bid_schema", {"trump": {"level": "2"}, "bid": None}),
         ("bid._resolve_schema", {"trump": {"level": "2"}, "bids": [{"seat": 0, "cards": ["2S"], "extra": 1}]}),
         ("bid._resolve_schema", {"trump": {"level": "2"}, "bids": [{"seat": 0, "cards": ["2S"]}] * 101}),
+        ("kitty._schema", {"trump": {"level": "2", "suit": "S"}, "dealer": 0, "last_lead": ["AS"], "winner": 5}),
+        ("kitty._schema", {"trump": {"level": "2", "suit": "S"}, "dealer": 0, "last_trick": {"leader": 0}}),
+        ("hand._schema", {"trump": {"level": "2", "suit": "S"}, "dealer": 0, "levels": {"A": "2", "B": "2"},
+                          "hands": {}, "kitty": [], "tricks": [{"leader": 0, "plays": [[], [], []]}]}),
     ],
 )
 def test_invalid_bodies_fall_back_to_marshmallow(name: str, body: dict[str, Any]) -> None:
@@ -167,3 +191,26 @@ def mutated(draw: Any) -> tuple[str, Any]:
 def test_mutated_bodies_load_alike(case: tuple[str, Any]) -> None:
     name, data = case
     _same(SCHEMAS[name], data)
+
+
+# --- marshmallow's public API only -------------------------------------------------------------
+
+
+def test_the_fast_path_uses_only_marshmallows_public_api() -> None:
+    """service/fastload.py imports only names marshmallow exports (``marshmallow.__all__``,
+    its ``fields`` module's public classes) and reads no underscored attribute: a change
+    inside marshmallow cannot turn it into a TypeError, only into a slower ``Schema.load``."""
+    import ast
+    import inspect
+
+    import marshmallow
+
+    import service.fastload
+
+    tree = ast.parse(inspect.getsource(service.fastload))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("marshmallow"):
+            assert node.module == "marshmallow", f"imports from {node.module}"
+            assert {alias.name for alias in node.names} <= set(marshmallow.__all__)
+        if isinstance(node, ast.Attribute):
+            assert not node.attr.startswith("_"), f"reads {node.attr} (line {node.lineno})"

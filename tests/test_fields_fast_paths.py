@@ -11,11 +11,12 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from marshmallow import ValidationError
+from marshmallow import ValidationError, fields, missing, validate
 
 from engine.cards import CardError, parse_rank, parse_suit
 from engine.trump import Trump
-from service.fields import CardsField, HandsField, PlaysField, TrumpField
+from service.fields import CardsField, Direct, HandsField, PlaysField, SeatField, TrumpField
+from service.routes.settle import PointsField
 
 
 def reference_trump(value: Any) -> Trump:
@@ -179,3 +180,50 @@ def test_plays_field_loads_as_play_by_play(value: Any, count: int | None) -> Non
 def test_hands_come_back_in_seat_order() -> None:
     hands = HandsField()._deserialize({"3": ["AS"], "0": ["th"], "2": [], "1": ["SJ", "bj"]}, "hands", {})
     assert list(hands.items()) == [(0, [13 + 8]), (1, [52, 53]), (2, []), (3, [12])]
+
+
+def _service_fields() -> list[tuple[str, Any]]:
+    """Every field of the request schemas that is one of the service's own (``Direct``)."""
+    from tests.test_fastload import SCHEMAS, _schemas_within
+
+    found = []
+    for name, schema in sorted(SCHEMAS.items()):
+        for inner in _schemas_within(schema):
+            for key, field in inner.fields.items():
+                while isinstance(field, fields.List):
+                    field = field.inner
+                if isinstance(field, Direct):
+                    found.append((f"{name}.{type(inner).__name__}.{key}", field))
+    return found
+
+
+SERVICE_FIELDS = _service_fields()
+ANY_VALUE = st.one_of(ODD, CARD_ARRAY, TRUMP, st.sampled_from([missing, "two-deck", {"seat": 1, "cards": ["AS"]}]),
+                      st.dictionaries(SEAT_KEY, CARD_ARRAY, max_size=3))
+
+
+def test_every_service_field_is_covered() -> None:
+    kinds = {type(field).__name__ for _, field in SERVICE_FIELDS}
+    assert {"CardsField", "RulesField", "TrumpField", "HandsField", "PlaysField", "StrictBoolean", "Record",
+            "BidTrumpField", "LevelsField"} <= kinds
+
+
+@FUZZ
+@given(st.sampled_from(SERVICE_FIELDS), ANY_VALUE)
+def test_direct_deserialize_is_marshmallows(case: tuple[str, Any], value: Any) -> None:
+    """``Direct.deserialize`` (straight to ``_deserialize``) loads what marshmallow's own
+    ``Field.deserialize`` loads, or raises the same messages, for every service field."""
+    _, field = case
+    assert outcome(lambda v: field.deserialize(v, "x", {}), value) == \
+        outcome(lambda v: fields.Field.deserialize(field, v, "x", {}), value)
+
+
+@FUZZ
+@given(st.one_of(ODD, st.integers(), st.floats(allow_nan=False), st.sampled_from([0, 3, 4, -1, 10**6, -(10**6) - 1])))
+def test_bounded_integers_load_as_a_range_validated_integer(value: Any) -> None:
+    """SeatField and PointsField: what ``Integer(strict=True, validate=Range(...))`` (as
+    first written) loads, or the same messages."""
+    for field, (low, high, error) in ((SeatField(), (0, 3, "a seat is an integer 0..3")),
+                                      (PointsField(), (-(10**6), 10**6, "points must lie within ±1000000"))):
+        reference = fields.Integer(strict=True, validate=validate.Range(low, high, error=error))
+        assert outcome(field.deserialize, value) == outcome(reference.deserialize, value)

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, post_load, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
 from engine.bidding import Bid, BidVerdict, judge_bid, resolve_bids
 from engine.trump import Trump
 from service.api import json_response, language, load, reason_json, v1
 from service.errors import coded, register_message
-from service.fields import CardsField, RulesField, SeatField, TrumpField
+from service.fields import CardsField, Record, RulesField, SeatField, TrumpField
 from service.metrics import count_verdict
 from service.render import cards_json
 
@@ -38,23 +38,23 @@ class BidSchema(Schema):
     seat = SeatField(required=True)
     cards = CardsField(required=True, max_cards=MAX_BID_CARDS)
 
-    @post_load
-    def make_bid(self, data: dict[str, Any], **kwargs: Any) -> Bid:
-        return Bid(data["seat"], tuple(data["cards"]))
+
+def make_bid(data: dict[str, Any]) -> Bid:
+    return Bid(data["seat"], tuple(data["cards"]))
 
 
 class BidRequest(Schema):
     rules = RulesField()
     trump = BidTrumpField(required=True)
-    standing = fields.Nested(BidSchema, allow_none=True, load_default=None)
-    bid = fields.Nested(BidSchema, required=True)
+    standing = Record(BidSchema, make_bid, allow_none=True, load_default=None)
+    bid = Record(BidSchema, make_bid, required=True)
 
 
 class ResolveRequest(Schema):
     rules = RulesField()
     trump = BidTrumpField(required=True)
     bids = fields.List(
-        fields.Nested(BidSchema), required=True,
+        Record(BidSchema, make_bid), required=True,
         validate=validate.Length(max=MAX_BIDS, error=register_message(f"at most {MAX_BIDS} bids", "too_many_items", max=MAX_BIDS)),
     )
     kitty = CardsField(load_default=None, allow_none=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, fields, post_load, validate
+from marshmallow import Schema, fields, validate
 
 from engine.audit import HandAudit, TrickAudit, TrickRecord, Violation, audit_hand
 from service.api import json_response, language, load, v1
@@ -13,6 +13,7 @@ from service.fields import (
     CardsField,
     HandsField,
     PlaysField,
+    Record,
     RulesField,
     SeatField,
     StrictBoolean,
@@ -31,13 +32,13 @@ class TrickSchema(Schema):
     plays = PlaysField(count=4, required=True)
     attempted_throw = CardsField(load_default=None, allow_none=True)
 
-    @post_load
-    def make(self, data: dict[str, Any], **kwargs: Any) -> TrickRecord:
-        attempted = data["attempted_throw"]
-        return TrickRecord(
-            data["leader"], tuple(tuple(p) for p in data["plays"]),
-            None if attempted is None else tuple(attempted),
-        )
+
+def make_trick(data: dict[str, Any]) -> TrickRecord:
+    attempted = data["attempted_throw"]
+    return TrickRecord(
+        data["leader"], tuple(tuple(p) for p in data["plays"]),
+        None if attempted is None else tuple(attempted),
+    )
 
 
 class HandRequest(Schema):
@@ -48,7 +49,7 @@ class HandRequest(Schema):
     hands = HandsField(required=True)
     kitty = CardsField(required=True)
     tricks = fields.List(
-        fields.Nested(TrickSchema), required=True,
+        Record(TrickSchema, make_trick), required=True,
         validate=validate.Length(
             max=MAX_TRICKS, error=register_message(f"at most {MAX_TRICKS} tricks", "too_many_items", max=MAX_TRICKS)
         ),

@@ -9,12 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields, validates_schema
+from marshmallow import Schema, fields
 
 from engine.errors import InvalidInput, Problem
 from engine.kitty import KittyResult, kitty_from_trick, kitty_result
 from service.api import json_response, language, load, reasons_json, v1
-from service.errors import coded
 from service.fields import CardsField, PlaysField, RulesField, SeatField, StrictBoolean, TrumpField
 from service.metrics import count_verdict
 from service.render import unit_json, units_json
@@ -37,29 +36,28 @@ class KittyRequest(Schema):
     won_with_trumps = StrictBoolean()
     defender_points = PointsField()
 
-    @validates_schema(pass_original=True)
-    def one_form(self, data: dict[str, Any], original: Any, **kwargs: Any) -> None:
-        keys = set(original) if isinstance(original, dict) else set()
-        if "last_trick" in keys:
-            extra = sorted(keys & {"last_lead", "winner", "won_with_trumps"})
-            if extra:
-                raise ValidationError(
-                    {
-                        k: [coded("inconsistent_input", "send either last_trick or last_lead + winner: with "
-                                  "last_trick the winner and whether it won with trumps are computed")]
-                        for k in extra
-                    }
-                )
-            return
-        if "last_lead" not in keys and "winner" not in keys:
-            raise ValidationError(
-                coded("missing_field", "send the last trick: last_trick {leader, plays}, or last_lead with winner")
+
+def one_form(body: dict[str, Any]) -> None:
+    """The loaded body is in one of the two forms: ``last_trick``, or ``last_lead``
+    with ``winner`` (InvalidInput otherwise; checked once every field loaded)."""
+    if "last_trick" in body:
+        extra = sorted(body.keys() & {"last_lead", "winner", "won_with_trumps"})
+        if extra:
+            raise InvalidInput(
+                [
+                    Problem((k,), "send either last_trick or last_lead + winner: with last_trick the winner "
+                                  "and whether it won with trumps are computed", code="inconsistent_input")
+                    for k in extra
+                ]
             )
-        for k in ("last_lead", "winner"):
-            if k not in keys:
-                raise ValidationError(
-                    {k: [coded("missing_field", "Missing data for required field (last_lead and winner go together).")]}
-                )
+        return
+    if "last_lead" not in body and "winner" not in body:
+        raise InvalidInput(Problem((), "send the last trick: last_trick {leader, plays}, or last_lead with winner",
+                                   code="missing_field"))
+    for k in ("last_lead", "winner"):
+        if k not in body:
+            raise InvalidInput(Problem((k,), "Missing data for required field (last_lead and winner go together).",
+                                    code="missing_field"))
 
 
 _schema = KittyRequest()
@@ -96,6 +94,7 @@ def kitty_json(result: KittyResult, lang: str) -> dict[str, Any]:
 @v1.post("/kitty")
 def post_kitty() -> Any:
     body = load(_schema)
+    one_form(body)
     rules, trump = body["rules"], body["trump"]
     if body["kitty"] is None:
         if rules.kitty_size:

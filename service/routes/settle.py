@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from marshmallow import Schema, ValidationError, fields
-from marshmallow.validate import Range
+from marshmallow import Schema, ValidationError
 
 from engine.cards import RANKS, CardError, parse_rank
 from engine.settle import TEAM_NAMES, Settlement, settle
 from service.api import json_response, language, load, reasons_json, v1
 from service.errors import coded, register_message
-from service.fields import RulesField, SeatField
+from service.fields import BoundedInteger, Field, RulesField, SeatField
 from service.metrics import count_verdict
 
 POINTS_LIMIT = 1_000_000
@@ -21,19 +20,15 @@ TEAMS = TEAM_NAMES
 POINTS_ERROR = register_message(f"points must lie within ±{POINTS_LIMIT}", "invalid_points")
 
 
-class PointsField(fields.Integer):
+class PointsField(BoundedInteger):
     """A side's game points: an integer (the engine checks multiples of 5),
     bounded so every figure derived from it stays an exact JSON number."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(
-            strict=True,
-            validate=Range(-POINTS_LIMIT, POINTS_LIMIT, error=POINTS_ERROR),
-            **kwargs,
-        )
+        super().__init__(-POINTS_LIMIT, POINTS_LIMIT, POINTS_ERROR, **kwargs)
 
 
-class LevelsField(fields.Field):
+class LevelsField(Field):
     """``{"A": "5", "B": "7"}`` (team A: seats 0 and 2, B: seats 1 and 3) → (rank, rank) indices."""
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> tuple[int, int]:
