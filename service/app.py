@@ -3,21 +3,26 @@
 Besides the ``/v1`` rules endpoints and the ops endpoints, every request gets a
 request id (``X-Request-ID``, echoed), one JSON access log line and its count
 and latency in the Prometheus metrics (``/metrics``); ``/docs`` serves the
-interactive documentation offline.
+interactive documentation offline.  Browsers on other origins may call the
+service when ``CORS_ORIGINS`` names them (off by default).
 """
 
 from __future__ import annotations
 
+import os
+import re
 import time
 from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, Response, g, request
+from flask_cors import CORS
 from werkzeug.exceptions import HTTPException
 
 from engine.errors import InvalidInput
 from service import logs, metrics, routes  # noqa: F401  (routes registers the /v1 views)
 from service.api import v1
+from service.build import git_commit
 from service.docs import docs
 from service.errors import invalid, problem_response
 from service.jsonio import OrjsonProvider
@@ -32,6 +37,30 @@ DEFAULT_CONFIG: dict[str, Any] = {
 }
 
 
+CORS_ENV = "CORS_ORIGINS"
+_ORIGIN = re.compile(r"^https?://[^/\s,*]+$")
+
+
+def cors_origins(value: str | None) -> str | list[str] | None:
+    """``CORS_ORIGINS``: unset or blank is no CORS at all; ``*`` lets any origin
+    in; else the origins a browser may call from, separated by commas
+    (``https://play.example, http://localhost:3000``).  Anything else stops the
+    start (ValueError) rather than opening the service to a guess."""
+    text = (value or "").strip()
+    if not text:
+        return None
+    if text == "*":
+        return "*"
+    origins = [part.strip().rstrip("/") for part in text.split(",") if part.strip()]
+    for origin in origins:
+        if not _ORIGIN.match(origin):
+            raise ValueError(
+                f"{CORS_ENV}: {origin!r} is not an origin (scheme://host[:port], no path); "
+                "give origins separated by commas, or * alone"
+            )
+    return origins
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the referee app; ``config`` overrides ``DEFAULT_CONFIG``."""
     app = Flask(__name__, static_folder=None)
@@ -44,6 +73,17 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config.update(config)
     app.register_blueprint(v1)
     app.register_blueprint(ops)
+    origins = cors_origins(app.config.get(CORS_ENV) or os.environ.get(CORS_ENV))
+    if origins is not None:  # answers preflights and adds the headers, to problems too
+        CORS(
+            app,
+            origins=origins,
+            send_wildcard=origins == "*",  # "*" itself, not the caller's origin echoed
+            methods=["GET", "POST", "OPTIONS"],
+            allow_headers=["Content-Type", "Accept-Language", "X-Request-ID"],
+            expose_headers=["X-Request-ID", "Content-Language"],
+            max_age=600,
+        )
     app.register_blueprint(docs)
     app.add_url_rule("/metrics", "metrics", metrics.metrics_view, methods=["GET"])
     logs.init_app(app)
@@ -83,4 +123,5 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return problem_response(500, "Internal Server Error", "the referee failed; this is a bug")
 
     warm_engine()
+    git_commit()  # asked once, before gunicorn forks the workers
     return app
