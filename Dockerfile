@@ -1,6 +1,7 @@
 # syntax=docker/dockerfile:1
 # tractor-referee: `docker build -t tractor-referee .` then
-# `docker run --rm -p 8000:8000 tractor-referee` (docs at http://localhost:8000/docs).
+# `docker run --rm -p 8000:8000 tractor-referee` (docs at http://localhost:8000/docs);
+# a platform that sets PORT (the port to listen on) is honoured.
 
 # --- build: wheels of the referee and of its pinned dependencies -------------
 FROM python:3.11-slim AS build
@@ -14,11 +15,15 @@ RUN pip wheel --wheel-dir /wheels --constraint requirements.lock .
 
 # --- run: the wheels only, as an unprivileged numeric user --------------------
 FROM python:3.11-slim AS run
+# the commit GET /version reports: docker build --build-arg GIT_COMMIT=$(git rev-parse HEAD) .
+ARG GIT_COMMIT=
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1 \
-    BIND=0.0.0.0:8000 \
+    HOST=0.0.0.0 \
+    PORT=8000 \
+    GIT_COMMIT=${GIT_COMMIT} \
     METRICS_BIND=0.0.0.0 \
     METRICS_PORT=9100 \
     PROMETHEUS_MULTIPROC_DIR=/tmp/referee-metrics

@@ -6,20 +6,26 @@ and latency in the Prometheus metrics (served on a private port by the gunicorn
 master, never by this app: ``/metrics`` is a 404 here, service/metrics.py);
 ``/docs`` serves the interactive documentation offline and ``/console`` the
 referee console.
+Browsers on other origins may call the service when ``CORS_ORIGINS`` names
+them (off by default).
 """
 
 from __future__ import annotations
 
+import os
+import re
 import time
 from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, Response, g, request
+from flask_cors import CORS
 from werkzeug.exceptions import HTTPException
 
 from engine.errors import InvalidInput
 from service import logs, metrics, routes  # noqa: F401  (routes registers the /v1 views)
 from service.api import body_limit, v1
+from service.build import git_commit
 from service.console_page import console
 from service.docs import docs
 from service.errors import ProblemError, invalid, problem_response
@@ -35,6 +41,30 @@ DEFAULT_CONFIG: dict[str, Any] = {
 }
 
 
+CORS_ENV = "CORS_ORIGINS"
+_ORIGIN = re.compile(r"^https?://[^/\s,*]+$")
+
+
+def cors_origins(value: str | None) -> str | list[str] | None:
+    """``CORS_ORIGINS``: unset or blank is no CORS at all; ``*`` lets any origin
+    in; else the origins a browser may call from, separated by commas
+    (``https://play.example, http://localhost:3000``).  Anything else stops the
+    start (ValueError) rather than opening the service to a guess."""
+    text = (value or "").strip()
+    if not text:
+        return None
+    if text == "*":
+        return "*"
+    origins = [part.strip().rstrip("/") for part in text.split(",") if part.strip()]
+    for origin in origins:
+        if not _ORIGIN.match(origin):
+            raise ValueError(
+                f"{CORS_ENV}: {origin!r} is not an origin (scheme://host[:port], no path); "
+                "give origins separated by commas, or * alone"
+            )
+    return origins
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the referee app; ``config`` overrides ``DEFAULT_CONFIG``."""
     app = Flask(__name__, static_folder=None)
@@ -47,6 +77,17 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.config.update(config)
     app.register_blueprint(v1)
     app.register_blueprint(ops)
+    origins = cors_origins(app.config.get(CORS_ENV) or os.environ.get(CORS_ENV))
+    if origins is not None:  # answers preflights and adds the headers, to problems too
+        CORS(
+            app,
+            origins=origins,
+            send_wildcard=origins == "*",  # "*" itself, not the caller's origin echoed
+            methods=["GET", "POST", "OPTIONS"],
+            allow_headers=["Content-Type", "Accept-Language", "X-Request-ID"],
+            expose_headers=["X-Request-ID", "Content-Language"],
+            max_age=600,
+        )
     app.register_blueprint(docs)
     app.register_blueprint(console)
     logs.init_app(app)
@@ -86,6 +127,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         return problem_response(500, "internal_error")
 
     warm_engine()
+    git_commit()  # asked once, before gunicorn forks the workers
     return app
 
 
@@ -95,7 +137,8 @@ def http_problem(exc: HTTPException) -> Response:
     if status == 404:
         return problem_response(404, "not_found", {"path": request.path})
     if status == 405:
-        allow = exc.get_response().headers.get("Allow", "")
+        # werkzeug builds Allow from a set: sorted, so the answer is the same in every process
+        allow = ", ".join(sorted(m.strip() for m in exc.get_response().headers.get("Allow", "").split(",") if m.strip()))
         return problem_response(
             405, "method_not_allowed", {"method": request.method, "path": request.path, "allowed": allow},
             headers={"Allow": allow} if allow else None,

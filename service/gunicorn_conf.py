@@ -1,11 +1,14 @@
 """gunicorn settings for the referee (README.md "Deployment": sync workers, preload, recycling).
 
 ``gunicorn -c gunicorn.conf.py`` serves ``service.app:create_app()`` on
-127.0.0.1:8000.  The environment overrides: ``BIND`` (the container sets
-``0.0.0.0:8000``), ``WORKERS`` (default: the CPUs available to the container,
-at least 2 — measured in bench/RESULTS.md: on two cores, 3 workers served
-fewer requests per second than 2, with a longer p99), ``TIMEOUT`` and
-``GRACEFUL_TIMEOUT`` (seconds).  JSON is orjson throughout (service/jsonio.py,
+127.0.0.1:8000.  The environment overrides: ``PORT`` and ``HOST`` (the
+container sets ``HOST=0.0.0.0``; a platform sets ``PORT``), or ``BIND``
+(gunicorn's ``host:port``, over both), ``WORKERS`` (default: the CPUs
+available to the container, at least 2 — measured in bench/RESULTS.md: on two
+cores, 3 workers served fewer requests per second than 2, with a longer p99),
+``LOG_LEVEL`` (debug, info, warning, error, critical; default info),
+``TIMEOUT`` and ``GRACEFUL_TIMEOUT`` (seconds).  A value that is not what its
+variable takes stops the start with a message naming it.  JSON is orjson throughout (service/jsonio.py,
 the log formatter), also chosen by measurement (bench/jsonlib.py).
 
 Metrics are private: the app does not serve them; the master does, on a port of
@@ -38,6 +41,9 @@ import tempfile
 
 from gunicorn.glogging import Logger
 
+from service.healthcheck import bind_from_env
+from service.logs import log_level
+
 # --- the Prometheus multiprocess directory (before the app is imported) -----
 _MULTIPROC = "PROMETHEUS_MULTIPROC_DIR"
 _CREATED = "REFEREE_METRICS_DIR_CREATED"
@@ -66,16 +72,24 @@ def available_cpus() -> int:
     return len(os.sched_getaffinity(0))
 
 
+def positive_int(name: str, default: int) -> int:
+    """The environment variable ``name`` as a whole number of at least 1."""
+    value = os.environ.get(name, "").strip() or str(default)
+    if not (value.isdigit() and int(value) >= 1):
+        raise ValueError(f"{name}: {value!r} is not a whole number of at least 1")
+    return int(value)
+
+
 # --- serving ------------------------------------------------------------------
 wsgi_app = "service.app:create_app()"
-bind = os.environ.get("BIND", "127.0.0.1:8000")
+bind = bind_from_env(os.environ)
 worker_class = "sync"
-workers = int(os.environ.get("WORKERS", max(2, available_cpus())))  # bench/RESULTS.md
+workers = positive_int("WORKERS", max(2, available_cpus()))  # bench/RESULTS.md
 preload_app = True
 max_requests = 10000
 max_requests_jitter = 1000
-timeout = int(os.environ.get("TIMEOUT", "10"))  # service.limits.REQUEST_TIMEOUT_SECONDS
-graceful_timeout = int(os.environ.get("GRACEFUL_TIMEOUT", "10"))
+timeout = positive_int("TIMEOUT", 10)  # service.limits.REQUEST_TIMEOUT_SECONDS
+graceful_timeout = positive_int("GRACEFUL_TIMEOUT", 10)
 worker_tmp_dir = "/dev/shm" if os.path.isdir("/dev/shm") else None
 control_socket_disable = True  # no runtime control socket (also --no-control-socket in the image)
 metrics_host = os.environ.get("METRICS_BIND", "127.0.0.1")
@@ -94,10 +108,13 @@ class AppWritesAccessLines(Logger):
 
 logger_class = AppWritesAccessLines
 accesslog = None
+loglevel = log_level(os.environ.get("LOG_LEVEL"))  # the app reads the same variable (service.logs)
 logconfig_dict = {
-    "root": {"level": "INFO", "handlers": ["json"]},
+    "root": {"level": loglevel.upper(), "handlers": ["json"]},
     "loggers": {
-        "gunicorn.error": {"level": "INFO", "handlers": ["json"], "propagate": False, "qualname": "gunicorn.error"},
+        "gunicorn.error": {
+            "level": loglevel.upper(), "handlers": ["json"], "propagate": False, "qualname": "gunicorn.error",
+        },
         "gunicorn.access": {"level": "CRITICAL", "handlers": [], "propagate": False, "qualname": "gunicorn.access"},
     },
     "handlers": {"json": {"class": "logging.StreamHandler", "formatter": "json", "stream": "ext://sys.stderr"}},

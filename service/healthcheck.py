@@ -1,8 +1,9 @@
 """``python -m service.healthcheck``: the container's HEALTHCHECK, in Python.
 
-Asks ``/healthz`` on the port gunicorn binds (``BIND``, as gunicorn.conf.py
-reads it) over loopback; exit status 0 when it answers 200, 1 otherwise.  The
-slim image has no curl, and this needs nothing but the standard library.
+Asks ``/healthz`` on the port gunicorn binds (:func:`bind_from_env`, which
+gunicorn.conf.py uses too) over loopback; exit status 0 when it answers 200, 1
+otherwise.  The slim image has no curl, and this needs nothing but the
+standard library.
 """
 
 from __future__ import annotations
@@ -10,8 +11,29 @@ from __future__ import annotations
 import os
 import sys
 import urllib.request
+from collections.abc import Mapping
 
-DEFAULT_BIND = "127.0.0.1:8000"
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = "8000"
+
+
+def bind_from_env(env: Mapping[str, str] = os.environ) -> str:
+    """Where gunicorn listens: ``BIND`` (``host:port``, gunicorn's own syntax)
+    when set, else ``HOST`` (default 127.0.0.1) and ``PORT`` (default 8000,
+    what platforms such as Cloud Run or Heroku set).
+
+    >>> bind_from_env({})
+    '127.0.0.1:8000'
+    >>> bind_from_env({"HOST": "::", "PORT": "9000"})
+    '[::]:9000'
+    """
+    if env.get("BIND"):
+        return env["BIND"]
+    port = (env.get("PORT") or DEFAULT_PORT).strip()
+    if not (port.isdigit() and 0 < int(port) < 65536):
+        raise ValueError(f"PORT: {port!r} is not a port number (1 to 65535)")
+    host = (env.get("HOST") or DEFAULT_HOST).strip()
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def health_url(bind: str | None = None) -> str:
@@ -22,8 +44,8 @@ def health_url(bind: str | None = None) -> str:
     >>> health_url("[::]:9000")
     'http://127.0.0.1:9000/healthz'
     """
-    bind = (bind or os.environ.get("BIND") or DEFAULT_BIND).split(",")[0].strip()
-    port = bind.rsplit(":", 1)[1] if ":" in bind else "8000"
+    bind = (bind or bind_from_env()).split(",")[0].strip()
+    port = bind.rsplit(":", 1)[1] if ":" in bind else DEFAULT_PORT
     return f"http://127.0.0.1:{port}/healthz"
 
 

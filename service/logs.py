@@ -19,9 +19,24 @@ from typing import IO, Any
 from flask import Flask, Response, g, has_request_context, request
 from pythonjsonlogger.orjson import OrjsonFormatter
 
+LEVELS = ("debug", "info", "warning", "error", "critical")
 REQUEST_ID_HEADER = "X-Request-ID"
 ACCESS_LOGGER = "tractor_referee.access"
 _SANE_ID = re.compile(r"^[\x21-\x7e]{1,128}$")
+
+
+def log_level(value: str | None) -> str:
+    """``LOG_LEVEL`` (any case; default info): the least severe line logged, by
+    gunicorn and by the app (its access lines are info).  Anything else is a
+    ValueError, so a typo stops the start.
+
+    >>> log_level("Warning"), log_level(None)
+    ('warning', 'info')
+    """
+    name = (value or "info").strip().lower()
+    if name not in LEVELS:
+        raise ValueError(f"LOG_LEVEL: {value!r} is not one of {', '.join(LEVELS)}")
+    return name
 
 
 def request_id_from(header: str | None) -> str:
@@ -81,13 +96,17 @@ def init_app(app: Flask) -> logging.Logger:
     """JSON logs for ``app``: its own access logger and ``app.logger``.
 
     ``ACCESS_LOG`` (default true) switches the per-request line off;
-    ``LOG_STREAM`` (default stderr) is where the lines go.
+    ``LOG_STREAM`` (default stderr) is where the lines go; ``LOG_LEVEL``
+    (default: the ``LOG_LEVEL`` environment variable, else info) the least
+    severe line written: above info, no access lines.
     """
     handler = json_handler(app.config.get("LOG_STREAM"))
+    level = getattr(logging, log_level(app.config.get("LOG_LEVEL") or os.environ.get("LOG_LEVEL")).upper())
     access = logging.Logger(ACCESS_LOGGER, logging.INFO)  # per app, outside the global tree
     access.addHandler(handler)
-    access.disabled = not app.config.get("ACCESS_LOG", True)
+    access.disabled = not app.config.get("ACCESS_LOG", True) or level > logging.INFO
     app.logger.handlers[:] = [handler]
+    app.logger.setLevel(level)
     app.logger.propagate = False
     app.extensions["access_logger"] = access
     return access

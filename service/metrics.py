@@ -89,13 +89,31 @@ def _worker_requests() -> Gauge:
     """Requests this process has served; one sample per live process (``pid``).
 
     Made on first use, so a gunicorn master that preloads the app but serves
-    nothing does not show up as an idle worker.
+    nothing does not show up as an idle worker; the worker's build info is
+    published at the same moment.
     """
+    publish_build_info()
     return Gauge(
         "referee_worker_requests",
         "Requests served by each live worker process (label pid under gunicorn).",
         multiprocess_mode="liveall",
     )
+
+
+@cache
+def publish_build_info() -> None:
+    """``referee_build_info{version, commit} 1``: what this process runs (the
+    commit ``unknown`` when service.build cannot tell).  Once per process, from
+    a worker (never the preloading master): ``livemax`` merges the live
+    workers' samples into one and a dead worker's file goes with it."""
+    from service.build import git_commit, package_version
+
+    Gauge(
+        "referee_build_info",
+        "The running build: the package version and the git commit (always 1).",
+        ["version", "commit"],
+        multiprocess_mode="livemax",
+    ).labels(package_version(), git_commit() or "unknown").set(1)
 
 
 def _label_value(value: object) -> str:

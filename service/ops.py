@@ -1,4 +1,4 @@
-"""Operations endpoints: health, readiness and the OpenAPI document (YAML and JSON)."""
+"""Operations endpoints: health, readiness, the version and the OpenAPI document (YAML and JSON)."""
 
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from flask import Blueprint, Response, jsonify
 
 from engine.rules import PRESET_VALUES, preset
 from engine.trump import Trump, trump_order
+from service.build import git_commit, package_version
 
 ops = Blueprint("ops", __name__)
 
@@ -49,6 +50,11 @@ def healthz() -> Any:
 def readyz() -> Any:
     warm_engine()  # cached after the first call: a no-op once ready
     return jsonify({"status": "ready", "presets": len(PRESET_VALUES)})
+
+
+@ops.get("/version")
+def version() -> Any:
+    return jsonify({"version": package_version(), "commit": git_commit(), "presets": len(PRESET_VALUES)})
 
 
 @ops.get("/openapi.yaml")

@@ -20,6 +20,8 @@ from typing import Any
 import pytest
 import yaml
 
+from service.healthcheck import bind_from_env
+
 ROOT = Path(__file__).resolve().parent.parent
 DEPLOY = ROOT / "deploy"
 
@@ -157,7 +159,7 @@ def gunicorn_conf(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     mp.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path_factory.mktemp("metrics")))
     for var in ("REFEREE_METRICS_MASTER_PID", "REFEREE_METRICS_DIR_CREATED"):  # set by the file
         mp.setenv(var, "")
-    for var in ("BIND", "WORKERS", "TIMEOUT", "GRACEFUL_TIMEOUT", "METRICS_BIND", "METRICS_PORT"):
+    for var in ("BIND", "HOST", "PORT", "WORKERS", "LOG_LEVEL", "TIMEOUT", "GRACEFUL_TIMEOUT", "METRICS_BIND", "METRICS_PORT"):
         mp.delenv(var, raising=False)
     try:
         return runpy.run_path(str(ROOT / "gunicorn.conf.py"))
@@ -167,10 +169,12 @@ def gunicorn_conf(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
 
 @pytest.fixture(scope="module")
 def port(gunicorn_conf: dict[str, Any]) -> int:
-    """The one port: gunicorn's default, the image's BIND and EXPOSE."""
+    """The one port: gunicorn's default, the image's (HOST and PORT, as
+    gunicorn.conf.py reads them) and EXPOSE."""
     default = port_of(gunicorn_conf["bind"])
     env = env_of(stages()[-1])
-    assert port_of(env["BIND"]) == default
+    assert env["HOST"] == "0.0.0.0" and "BIND" not in env  # a platform's PORT is then honoured
+    assert port_of(bind_from_env(env)) == default
     assert str(default) in final("EXPOSE")[0].split()
     return default
 

@@ -171,6 +171,8 @@ def test_two_workers_merged_metrics_and_graceful_shutdown(tmp_path: Path) -> Non
             for labels, value in sample_values(text, "referee_http_requests_total")
         }
         assert requests[("/v1/analyze", "200")] == 2
+        ((build, one),) = sample_values(text, "referee_build_info")  # merged over the workers: one sample
+        assert one == 1 and set(build) == {"version", "commit"}
         assert requests[("/healthz", "200")] == 6
         assert _healthcheck(server.port).returncode == 0
         latency = sample_values(text, "referee_http_request_duration_seconds_count")
