@@ -412,3 +412,24 @@ def test_a_refused_request_names_the_seat(driver: Any, base_url: str) -> None:
     logged = driver.get_log("browser")  # the browser reports the 422 itself: that one entry only
     assert [e["source"] for e in logged if e["level"] == "SEVERE"] == ["network"]
     assert all("422" in e["message"] for e in logged if e["level"] == "SEVERE")
+
+
+def test_phone_card_picker(driver: Any, base_url: str, shots: Path) -> None:
+    """At 360 px the picker is folded at the foot of the screen; opened, it adds to the field in use."""
+    driver.set_window_size(360, 740)
+    try:
+        open_console(driver, f"{base_url}/console")
+        toggle = css(driver, "#palette-toggle")
+        assert toggle.get_attribute("aria-expanded") == "false"
+        assert not css(driver, "#palette-cards").is_displayed()
+        play = css(driver, "#f-trick-play-1")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", play)
+        play.click()
+        toggle.click()
+        for card in ("BJ", "BJ"):
+            css(driver, f'#palette-cards button[data-card="{card}"]').click()
+        assert play.get_attribute("value") == "BJ BJ"
+        assert cards_in(css(driver, "#f-trick-play-1 + .preview")) == ["BJ", "BJ"]
+        driver.save_screenshot(str(shots / "08-phone-picker-open-360.png"))
+    finally:
+        driver.set_window_size(1280, 900)
