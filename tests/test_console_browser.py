@@ -433,3 +433,33 @@ def test_phone_card_picker(driver: Any, base_url: str, shots: Path) -> None:
         driver.save_screenshot(str(shots / "08-phone-picker-open-360.png"))
     finally:
         driver.set_window_size(1280, 900)
+
+
+def test_audit_steps_to_a_failed_throw_and_its_penalty(driver: Any, base_url: str, shots: Path) -> None:
+    """A generated two-deck hand (points_per_card penalty) whose leader once tried a throw
+    that failed: pasted whole, it audits clean and that trick shows the forced play and the penalty."""
+    from engine.rules import rules_from_json
+    from tests.deal import play_hand
+    from tests.test_hand import body
+
+    rules = rules_from_json({"preset": "two-deck", "throw_penalty": "points_per_card"})
+    deal = next(d for d in (play_hand(rules, seed) for seed in range(40)) if any(t.attempted_throw for t in d.tricks))
+    record = body(deal, rules={"preset": "two-deck", "throw_penalty": "points_per_card"})
+    index = next(i for i, t in enumerate(deal.tricks) if t.attempted_throw)
+
+    open_console(driver, f"{base_url}/console")
+    css(driver, "#tab-audit").click()
+    driver.execute_script(  # a paste: the whole record at once
+        "const t = document.querySelector('#audit-text'); t.value = arguments[0];"
+        "t.dispatchEvent(new Event('input', {bubbles: true}));", json.dumps(record))
+    css(driver, "#audit-form button[type=submit]").click()
+    verdict = wait_for(driver, "#audit-verdict .verdict-text")
+    assert verdict.get_attribute("data-valid") == "true", verdict.text
+    css(driver, f'#audit-verdict nav.steps button[data-trick="{index}"]').click()
+    line = css(driver, "#audit-step .throw-line")
+    assert "bad" in line.get_attribute("class")
+    assert "tried to throw" in line.text and "must play" in line.text and "points to team" in line.text
+    assert css(driver, "#audit-verdict .record-rules").text.startswith(
+        "The record's rules: two-deck, throw_penalty=\"points_per_card\"; trump ")
+    assert css(driver, '#audit-step li.play[data-role="lead"]').get_attribute("data-seat") == str(deal.tricks[index].leader)
+    shoot(driver, shots, "09-audit-failed-throw-penalty")
