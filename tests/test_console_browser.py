@@ -3,8 +3,25 @@ against the app served on a loopback port.
 
 Each test settles one case the way a director would (clicking cards, typing
 notation, uploading a file), checks what the page shows, and writes
-screenshots at 360 px and 1920 px to ``$CONSOLE_SHOTS`` (default: a temporary
-folder, printed). After every test the browser log must hold no error.
+screenshots at 360 px and 1920 px to ``$CONSOLE_SHOTS`` (default: a pytest
+temporary folder, printed with ``-s``). After every test the browser log must
+hold no error. The screenshots:
+
+- ``01-throw-98844-forced-44``: seed 000's throw against a hand with QS QS: the
+  failed units, seat 1's queens highlighted, 4S 4S forced;
+- ``02-trick-ruff-over-ruff-illegal-discard``: the winner highlighted, each play's
+  role, seat 3's illegal discard with what it owed and 2S highlighted in its hand;
+- ``03-permalink-reopened-options-open``: the same ruling reopened from its link,
+  a seat's name and a changed option kept;
+- ``04-language-zh``: the page and the referee's explanations in Chinese;
+- ``05-audit-first-violation``: an uploaded .jsonl, the injected illegal follow
+  marked at trick 4 and shown by "Go to the first violation";
+- ``06-kitty-and-settlement``: ×4 kitty, and the level table as bands with the
+  band applied highlighted;
+- ``07-print-view``: the print media: time, rules, link, verdict, explanation;
+- ``08-phone-picker-open-360``: the card picker opened at the foot of a phone screen;
+- ``09-audit-failed-throw-penalty``: a generated two-deck hand, the trick whose
+  throw failed with its forced play and penalty.
 
 Skipped, with the reason, only when Chromium or chromedriver is not installed
 (``.ci/run`` installs Debian's ``chromium`` and ``chromium-driver``).
@@ -63,8 +80,9 @@ def base_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def shots() -> Path:
-    folder = Path(os.environ.get("CONSOLE_SHOTS") or tempfile.mkdtemp(prefix="console-shots-"))
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    named = os.environ.get("CONSOLE_SHOTS")
+    folder = Path(named) if named else tmp_path_factory.mktemp("console-shots")
     folder.mkdir(parents=True, exist_ok=True)
     print(f"\nconsole screenshots: {folder}")
     return folder
