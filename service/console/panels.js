@@ -90,7 +90,7 @@ export function trickPanel(setup) {
       }
       rows.push(row);
     }
-    const text = t("trickVerdict", { seat: seatLabel(verdict.winner), points: verdict.points, team: verdict.team });
+    const text = t("trickVerdict", { seat: seatLabel(verdict.winner), points: verdict.points, a: verdict.team, b: verdict.team + 2 });
     fill(out,
       h("p", { class: "verdict-text", "data-winner": verdict.winner, text }),
       h("ol", { class: "plays" }, rows));
