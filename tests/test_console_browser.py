@@ -481,3 +481,19 @@ def test_audit_steps_to_a_failed_throw_and_its_penalty(driver: Any, base_url: st
         "The record's rules: two-deck, throw_penalty=\"points_per_card\"; trump ")
     assert css(driver, '#audit-step li.play[data-role="lead"]').get_attribute("data-seat") == str(deal.tricks[index].leader)
     shoot(driver, shots, "09-audit-failed-throw-penalty")
+
+
+def test_a_thrown_lead_in_a_trick_is_checked_against_the_hands(driver: Any, base_url: str) -> None:
+    """A trick led by a throw, with a hand that beats it: the trick says the throw fails and what is forced."""
+    open_console(driver, f"{base_url}/console")
+    set_rules(driver, "two-deck", "10", "H")
+    enter(driver, {
+        "trick-leader": "0",
+        "f-trick-play-0": "9S 8S 8S 4S 4S", "f-trick-play-1": "QS QS 3S 5S 6S",
+        "f-trick-play-2": "2C 3C 4C 5C 6C", "f-trick-play-3": "7D 8D 9D JD QD",
+        "f-trick-hand-1": "QS QS 3S 5S 6S 7C",
+    })
+    css(driver, "#trick-form button[type=submit]").click()
+    line = wait_for(driver, "#trick-verdict .throw-line")
+    assert "bad" in line.get_attribute("class")
+    assert "Seat 0 must play 4S 4S instead" in line.text

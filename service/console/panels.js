@@ -91,8 +91,14 @@ export function trickPanel(setup) {
       rows.push(row);
     }
     const text = t("trickVerdict", { seat: seatLabel(verdict.winner), points: verdict.points, a: verdict.team, b: verdict.team + 2 });
+    // a lead of several units is a throw: with other seats' hands known, say whether it stands
+    const othersKnown = SEATS.some((s) => s !== lead && handCards[s].length);
+    const thrown = verdict.leadUnits.length > 1 && othersKnown
+      ? await api.checkThrow(setup(), { leader: lead, lead: bySeat[lead], hands: handCards })
+      : null;
     fill(out,
       h("p", { class: "verdict-text", "data-winner": verdict.winner, text }),
+      thrown ? throwLine(thrown, lead) : null,
       h("ol", { class: "plays" }, rows));
     return text;
   }
