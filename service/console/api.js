@@ -49,10 +49,11 @@ async function call(method, path, body, leader = null) {
 
 const reasons = (list) => (list || []).map((r) => ({ code: r.code, message: r.message }));
 
-/** A team from any of the service's spellings: "0"/"1", 0/1, or its seats [1, 3]. */
+/** A team from any of the service's spellings: "0"/"1", 0/1, its seats [1, 3], or {seats: [1, 3]}. */
 function teamOf(value) {
   if (value === null || value === undefined) return null;
   if (Array.isArray(value)) return Math.min(...value) % 2;
+  if (typeof value === "object" && Array.isArray(value.seats)) return teamOf(value.seats);
   return Number(value) % 2;
 }
 
