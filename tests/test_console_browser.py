@@ -3,8 +3,25 @@ against the app served on a loopback port.
 
 Each test settles one case the way a director would (clicking cards, typing
 notation, uploading a file), checks what the page shows, and writes
-screenshots at 360 px and 1920 px to ``$CONSOLE_SHOTS`` (default: a temporary
-folder, printed). After every test the browser log must hold no error.
+screenshots at 360 px and 1920 px to ``$CONSOLE_SHOTS`` (default: a pytest
+temporary folder, printed with ``-s``). After every test the browser log must
+hold no error. The screenshots:
+
+- ``01-throw-98844-forced-44``: seed 000's throw against a hand with QS QS: the
+  failed units, seat 1's queens highlighted, 4S 4S forced;
+- ``02-trick-ruff-over-ruff-illegal-discard``: the winner highlighted, each play's
+  role, seat 3's illegal discard with what it owed and 2S highlighted in its hand;
+- ``03-permalink-reopened-options-open``: the same ruling reopened from its link,
+  a seat's name and a changed option kept;
+- ``04-language-zh``: the page and the referee's explanations in Chinese;
+- ``05-audit-first-violation``: an uploaded .jsonl, the injected illegal follow
+  marked at trick 4 and shown by "Go to the first violation";
+- ``06-kitty-and-settlement``: ×4 kitty, and the level table as bands with the
+  band applied highlighted;
+- ``07-print-view``: the print media: time, rules, link, verdict, explanation;
+- ``08-phone-picker-open-360``: the card picker opened at the foot of a phone screen;
+- ``09-audit-failed-throw-penalty``: a generated two-deck hand, the trick whose
+  throw failed with its forced play and penalty.
 
 Skipped, with the reason, only when Chromium or chromedriver is not installed
 (``.ci/run`` installs Debian's ``chromium`` and ``chromium-driver``).
@@ -63,8 +80,9 @@ def base_url() -> Iterator[str]:
 
 
 @pytest.fixture(scope="module")
-def shots() -> Path:
-    folder = Path(os.environ.get("CONSOLE_SHOTS") or tempfile.mkdtemp(prefix="console-shots-"))
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    named = os.environ.get("CONSOLE_SHOTS")
+    folder = Path(named) if named else tmp_path_factory.mktemp("console-shots")
     folder.mkdir(parents=True, exist_ok=True)
     print(f"\nconsole screenshots: {folder}")
     return folder
@@ -412,3 +430,70 @@ def test_a_refused_request_names_the_seat(driver: Any, base_url: str) -> None:
     logged = driver.get_log("browser")  # the browser reports the 422 itself: that one entry only
     assert [e["source"] for e in logged if e["level"] == "SEVERE"] == ["network"]
     assert all("422" in e["message"] for e in logged if e["level"] == "SEVERE")
+
+
+def test_phone_card_picker(driver: Any, base_url: str, shots: Path) -> None:
+    """At 360 px the picker is folded at the foot of the screen; opened, it adds to the field in use."""
+    driver.set_window_size(360, 740)
+    try:
+        open_console(driver, f"{base_url}/console")
+        toggle = css(driver, "#palette-toggle")
+        assert toggle.get_attribute("aria-expanded") == "false"
+        assert not css(driver, "#palette-cards").is_displayed()
+        play = css(driver, "#f-trick-play-1")
+        driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", play)
+        play.click()
+        toggle.click()
+        for card in ("BJ", "BJ"):
+            css(driver, f'#palette-cards button[data-card="{card}"]').click()
+        assert play.get_attribute("value") == "BJ BJ"
+        assert cards_in(css(driver, "#f-trick-play-1 + .preview")) == ["BJ", "BJ"]
+        driver.save_screenshot(str(shots / "08-phone-picker-open-360.png"))
+    finally:
+        driver.set_window_size(1280, 900)
+
+
+def test_audit_steps_to_a_failed_throw_and_its_penalty(driver: Any, base_url: str, shots: Path) -> None:
+    """A generated two-deck hand (points_per_card penalty) whose leader once tried a throw
+    that failed: pasted whole, it audits clean and that trick shows the forced play and the penalty."""
+    from engine.rules import rules_from_json
+    from tests.deal import play_hand
+    from tests.test_hand import body
+
+    rules = rules_from_json({"preset": "two-deck", "throw_penalty": "points_per_card"})
+    deal = next(d for d in (play_hand(rules, seed) for seed in range(40)) if any(t.attempted_throw for t in d.tricks))
+    record = body(deal, rules={"preset": "two-deck", "throw_penalty": "points_per_card"})
+    index = next(i for i, t in enumerate(deal.tricks) if t.attempted_throw)
+
+    open_console(driver, f"{base_url}/console")
+    css(driver, "#tab-audit").click()
+    driver.execute_script(  # a paste: the whole record at once
+        "const t = document.querySelector('#audit-text'); t.value = arguments[0];"
+        "t.dispatchEvent(new Event('input', {bubbles: true}));", json.dumps(record))
+    css(driver, "#audit-form button[type=submit]").click()
+    verdict = wait_for(driver, "#audit-verdict .verdict-text")
+    assert verdict.get_attribute("data-valid") == "true", verdict.text
+    css(driver, f'#audit-verdict nav.steps button[data-trick="{index}"]').click()
+    line = css(driver, "#audit-step .throw-line")
+    assert "bad" in line.get_attribute("class")
+    assert "tried to throw" in line.text and "must play" in line.text and "points to team" in line.text
+    assert css(driver, "#audit-verdict .record-rules").text.startswith(
+        "The record's rules: two-deck, throw_penalty=\"points_per_card\"; trump ")
+    assert css(driver, '#audit-step li.play[data-role="lead"]').get_attribute("data-seat") == str(deal.tricks[index].leader)
+    shoot(driver, shots, "09-audit-failed-throw-penalty")
+
+
+def test_a_thrown_lead_in_a_trick_is_checked_against_the_hands(driver: Any, base_url: str) -> None:
+    """A trick led by a throw, with a hand that beats it: the trick says the throw fails and what is forced."""
+    open_console(driver, f"{base_url}/console")
+    set_rules(driver, "two-deck", "10", "H")
+    enter(driver, {
+        "trick-leader": "0",
+        "f-trick-play-0": "9S 8S 8S 4S 4S", "f-trick-play-1": "QS QS 3S 5S 6S",
+        "f-trick-play-2": "2C 3C 4C 5C 6C", "f-trick-play-3": "7D 8D 9D JD QD",
+        "f-trick-hand-1": "QS QS 3S 5S 6S 7C",
+    })
+    css(driver, "#trick-form button[type=submit]").click()
+    line = wait_for(driver, "#trick-verdict .throw-line")
+    assert "bad" in line.get_attribute("class")
+    assert "Seat 0 must play 4S 4S instead" in line.text

@@ -129,6 +129,7 @@ export async function judgeTrick(setup, trick) {
     team: teamOf(data.team),
     points: data.points,
     suit: data.suit,
+    leadUnits: data.lead_units.map(unit),
     plays: playsWithRoles(data.plays),
   };
 }

@@ -408,7 +408,9 @@ function rulesText() {
 function showPrintHeader() {
   const s = setup();
   const trump = `${s.level}${s.suit ? SUIT_SYMBOL[s.suit] : ` ${t("noTrump")}`}`;
-  $("#print-rules").textContent = t("printRules", { rules: rulesText(), trump });
+  $("#print-rules").textContent = lastRuling && lastRuling.panel === "audit"
+    ? panels.audit.rulesText()
+    : t("printRules", { rules: rulesText(), trump });
   $("#print-time").textContent = lastRuling ? t("printTime", { time: lastRuling.at.toLocaleString(lang() === "zh" ? "zh-CN" : "en-GB", { timeZoneName: "short" }) }) : "";
   $("#print-link").textContent = lastRuling ? permalink() : "";
 }

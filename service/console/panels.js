@@ -90,9 +90,15 @@ export function trickPanel(setup) {
       }
       rows.push(row);
     }
-    const text = t("trickVerdict", { seat: seatLabel(verdict.winner), points: verdict.points, team: verdict.team });
+    const text = t("trickVerdict", { seat: seatLabel(verdict.winner), points: verdict.points, a: verdict.team, b: verdict.team + 2 });
+    // a lead of several units is a throw: with other seats' hands known, say whether it stands
+    const othersKnown = SEATS.some((s) => s !== lead && handCards[s].length);
+    const thrown = verdict.leadUnits.length > 1 && othersKnown
+      ? await api.checkThrow(setup(), { leader: lead, lead: bySeat[lead], hands: handCards })
+      : null;
     fill(out,
       h("p", { class: "verdict-text", "data-winner": verdict.winner, text }),
+      thrown ? throwLine(thrown, lead) : null,
       h("ol", { class: "plays" }, rows));
     return text;
   }
@@ -144,6 +150,15 @@ export function throwPanel(setup) {
     return text;
   }
   return { key: "throw", form, out, run, ready: () => lead.cards().length > 0 };
+}
+
+/** A throw's verdict in one line (the audit): what was thrown, and if it failed, the forced play and the penalty. */
+function throwLine(v, leader) {
+  const thrown = cardsText(v.units.flatMap((u) => u.cards));
+  const text = v.valid
+    ? t("throwStands", { cards: thrown })
+    : `${t("throwTried", { seat: seatLabel(leader), cards: thrown })} ${t("throwFails", { seat: seatLabel(leader), cards: cardsText(v.forcedPlay) })} ${t("penalty")}: ${penaltyText(v.penalty)}.`;
+  return h("p", { class: `throw-line ${v.valid ? "ok" : "bad"}`, text });
 }
 
 function penaltyText(p) {
@@ -374,9 +389,7 @@ export function auditPanel() {
     const heading = h("h3", { tabindex: "-1", text: `${t("trickN", { n: step + 1 })} · ${led}` });
     fill(stepView,
       heading,
-      trick.throw ? h("p", { class: `throw-line ${trick.throw.valid ? "ok" : "bad"}`, text: trick.throw.valid
-        ? t("throwStands", { cards: cardsText(trick.throw.forcedPlay) })
-        : `${t("throwFails", { seat: seatLabel(trick.leader), cards: cardsText(trick.throw.forcedPlay) })} ${t("penalty")}: ${penaltyText(trick.throw.penalty)}` }) : null,
+      trick.throw ? throwLine(trick.throw, trick.leader) : null,
       h("ol", { class: "plays" }, trick.plays.map((p) => playRow(p, p.seat === trick.winner))),
       h("p", { text: trick.winner === null ? t("noWinner") : t("trickPoints", { points: trick.points }) }),
       h("p", { class: "running", text: t("runningPoints", { points: trick.defenderPoints }) }),
@@ -394,6 +407,15 @@ export function auditPanel() {
   }
 
   const nav = h("nav", { class: "steps" });
+
+  /** The rules the audited record states (not the console's). */
+  function recordRules() {
+    const deal = api.recordedDeal(record);
+    const rules = typeof deal.rules === "string" ? deal.rules
+      : Object.entries(deal.rules).map(([k, v]) => (k === "preset" ? v : `${k}=${JSON.stringify(v)}`)).join(", ");
+    const trump = deal.trump ? `${deal.trump.level}${deal.trump.suit ? ` ${deal.trump.suit}` : ` ${t("noTrump")}`}` : "?";
+    return t("recordRules", { rules, trump, dealer: seatLabel(deal.dealer) });
+  }
 
   async function run() {
     const records = handRecords(text.value);
@@ -419,6 +441,7 @@ export function auditPanel() {
     const dealViolations = result.violations.filter((v) => v.trick === null);
     fill(out,
       h("p", { class: `verdict-text ${result.valid ? "ok" : "bad"}`, "data-valid": String(result.valid), text: summary }),
+      h("p", { class: "record-rules", text: recordRules() }),
       first && first.trick !== null
         ? h("button", { type: "button", id: "audit-first", class: "primary", text: t("firstViolation"),
           on: { click: () => showStep(first.trick, true) } })
@@ -434,6 +457,7 @@ export function auditPanel() {
     key: "audit", form, out, run, listHands,
     ready: () => text.value.trim() !== "",
     getStep: () => step,
+    rulesText: () => (record ? recordRules() : ""),
     setStep: (n) => { step = Number(n) || 0; },
   };
 }
