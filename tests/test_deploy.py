@@ -14,6 +14,8 @@ import json
 import re
 import runpy
 import shlex
+import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -197,10 +199,22 @@ def pod(manifests: dict[str, dict[str, Any]]) -> dict[str, Any]:
     return manifests["Deployment"]["spec"]["template"]  # type: ignore[no-any-return]
 
 
+def _named(pod: dict[str, Any], name: str) -> dict[str, Any]:
+    (found,) = [c for c in pod["spec"]["containers"] if c["name"] == name]
+    return found  # type: ignore[no-any-return]
+
+
 @pytest.fixture(scope="module")
 def container(pod: dict[str, Any]) -> dict[str, Any]:
-    (only,) = pod["spec"]["containers"]
-    return only  # type: ignore[no-any-return]
+    """The referee (gunicorn)."""
+    assert sorted(c["name"] for c in pod["spec"]["containers"]) == ["proxy", "referee"]
+    return _named(pod, "referee")
+
+
+@pytest.fixture(scope="module")
+def proxy(pod: dict[str, Any]) -> dict[str, Any]:
+    """The front proxy (nginx) beside the referee."""
+    return _named(pod, "proxy")
 
 
 def test_every_piece_is_there_and_listed(manifests: dict[str, dict[str, Any]]) -> None:
@@ -247,7 +261,7 @@ def test_container_ports_are_the_apps_and_the_metrics(
     container: dict[str, Any], pod: dict[str, Any], port: int, metrics_port: int
 ) -> None:
     assert sorted(final("EXPOSE")[0].split()) == sorted([str(port), str(metrics_port)])
-    assert {p["name"]: p["containerPort"] for p in container["ports"]} == {"http": port, "metrics": metrics_port}
+    assert {p["name"]: p["containerPort"] for p in container["ports"]} == {"app": port, "metrics": metrics_port}
     env = {e["name"]: e["value"] for e in container.get("env", [])}
     if "BIND" in env:
         assert port_of(env["BIND"]) == port
@@ -258,13 +272,15 @@ def test_container_ports_are_the_apps_and_the_metrics(
     assert annotations.get("prometheus.io/path") == "/metrics"
 
 
-def test_service_routes_to_the_pods(manifests: dict[str, dict[str, Any]], pod: dict[str, Any],
-                                    container: dict[str, Any], port: int) -> None:
+def test_service_routes_to_the_proxy_never_to_gunicorn(
+    manifests: dict[str, dict[str, Any]], pod: dict[str, Any], proxy: dict[str, Any], port: int
+) -> None:
     service = manifests["Service"]["spec"]
     assert service["selector"].items() <= pod["metadata"]["labels"].items()
     (svc_port,) = service["ports"]
-    target = svc_port["targetPort"]
-    assert target == port or target in [p["name"] for p in container["ports"] if p["containerPort"] == port]
+    (proxy_port,) = proxy["ports"]
+    assert svc_port["targetPort"] in (proxy_port["name"], proxy_port["containerPort"])
+    assert proxy_port["containerPort"] != port
 
 
 def test_deployment_selector_matches_its_pods(manifests: dict[str, dict[str, Any]], pod: dict[str, Any]) -> None:
@@ -293,12 +309,16 @@ def test_autoscaler_and_disruption_budget_target_the_deployment(
         assert pdb["minAvailable"] < hpa["minReplicas"]
 
 
-def test_pod_runs_as_the_images_user_with_a_read_only_root(pod: dict[str, Any], container: dict[str, Any]) -> None:
+def test_pod_runs_as_the_images_user_with_a_read_only_root(
+    pod: dict[str, Any], container: dict[str, Any], proxy: dict[str, Any]
+) -> None:
     security = pod["spec"]["securityContext"]
     uid = final("USER")[-1].split(":")[0]
     assert security["runAsNonRoot"] is True and str(security["runAsUser"]) == uid
-    assert container["securityContext"]["allowPrivilegeEscalation"] is False
-    assert container["securityContext"]["capabilities"]["drop"] == ["ALL"]
+    for c in container, proxy:
+        assert c["securityContext"]["allowPrivilegeEscalation"] is False
+        assert c["securityContext"]["capabilities"]["drop"] == ["ALL"]
+    assert proxy["securityContext"]["readOnlyRootFilesystem"] is True
     if container["securityContext"].get("readOnlyRootFilesystem"):
         env = {e["name"]: e["value"] for e in container.get("env", [])}
         metrics_dir = env.get("PROMETHEUS_MULTIPROC_DIR") or env_of(stages()[-1])["PROMETHEUS_MULTIPROC_DIR"]
@@ -357,3 +377,77 @@ def test_the_service_monitor_scrapes_the_metrics_port(
     assert svc_port["targetPort"] == "metrics" and svc_port["port"] == metrics_port
     assert monitor["spec"]["selector"]["matchLabels"].items() <= service["metadata"]["labels"].items()
     assert [e["port"] for e in monitor["spec"]["endpoints"]] == [svc_port["name"]]
+
+
+# --- the front proxy: one config for the pod, compose.yaml and tests/test_proxy.py ---------
+
+NGINX_DIR = DEPLOY / "nginx"
+
+
+def _nginx_args(command: list[str]) -> dict[str, str]:
+    """``nginx -p P -c C -e E -g G`` → {"-p": P, ...}."""
+    assert command[0] == "nginx"
+    pairs = dict(zip(command[1::2], command[2::2], strict=True))
+    assert pairs["-g"] == "daemon off;" and pairs["-e"] == "stderr"
+    return pairs
+
+
+def _shipped_ports() -> tuple[int, str]:
+    """(the proxy's listen port, the upstream address) of the shipped per-environment files."""
+    listen = re.fullmatch(r"listen (\d+);", _directives(NGINX_DIR / "listen.conf"))
+    upstream = re.search(r"server (\S+);", _directives(NGINX_DIR / "upstream.conf"))
+    assert listen and upstream
+    return int(listen.group(1)), upstream.group(1)
+
+
+def _directives(path: Path) -> str:
+    return " ".join(line.split("#")[0].strip() for line in path.read_text().splitlines() if line.split("#")[0].strip())
+
+
+def test_the_proxy_sidecar_runs_the_shipped_config(
+    manifests: dict[str, dict[str, Any]], pod: dict[str, Any], proxy: dict[str, Any], port: int
+) -> None:
+    assert proxy["image"].split(":")[0] == "nginx"  # the official image, no home-made proxy
+    args = _nginx_args(proxy["command"])
+    mounts = {m["mountPath"]: m["name"] for m in proxy["volumeMounts"]}
+    volumes = {v["name"]: v for v in pod["spec"]["volumes"]}
+    conf_dir, conf_name = args["-c"].rsplit("/", 1)
+    assert conf_name == "nginx.conf"
+    generated = volumes[mounts[conf_dir]]["configMap"]["name"]
+    (generator,) = [g for g in manifests["Kustomization"]["configMapGenerator"] if g["name"] == generated]
+    assert sorted(generator["files"]) == sorted(f"nginx/{p.name}" for p in NGINX_DIR.glob("*.conf"))
+    assert "emptyDir" in volumes[mounts[args["-p"].rstrip("/")]]  # the prefix is writable
+    listen, upstream = _shipped_ports()
+    assert [p["containerPort"] for p in proxy["ports"]] == [listen]
+    assert upstream == f"127.0.0.1:{port}"  # the referee, in the same network namespace
+    assert proxy["readinessProbe"]["httpGet"]["port"] == "http"
+
+
+def test_compose_runs_the_same_proxy_config(proxy: dict[str, Any], port: int, metrics_port: int) -> None:
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]
+    referee, front = compose["referee"], compose["proxy"]
+    assert front["image"] == proxy["image"] and front["command"] == proxy["command"]
+    assert front["network_mode"] == "service:referee"  # as the pod's sidecar: loopback to gunicorn
+    args = _nginx_args(front["command"])
+    source, target, *_ = front["volumes"][0].split(":")
+    assert (ROOT / source).resolve() == NGINX_DIR and target == args["-c"].rsplit("/", 1)[0]
+    assert args["-p"].rstrip("/") in front["tmpfs"]
+    assert front["stop_signal"] == "SIGQUIT"  # nginx's graceful stop
+    listen, _ = _shipped_ports()
+    env = referee["environment"]
+    assert env["BIND"] == f"127.0.0.1:{port}"  # gunicorn: loopback only, reached through the proxy
+    published = [p.split(":") for p in referee["ports"]]
+    assert [listen, listen] in [[int(x) for x in p[-2:]] for p in published]
+    assert not [p for p in published if int(p[-1]) == port]
+    assert ["127.0.0.1", str(metrics_port), str(metrics_port)] in published  # metrics: this machine only
+
+
+@pytest.mark.skipif(shutil.which("kubectl") is None, reason="kubectl not found (kustomize renders deploy/)")
+def test_kustomize_renders_the_proxy_config_from_the_shipped_files() -> None:
+    out = subprocess.run(["kubectl", "kustomize", str(DEPLOY)], capture_output=True, text=True, timeout=60, check=True)
+    docs = [d for d in yaml.safe_load_all(out.stdout) if d]
+    (config_map,) = [d for d in docs if d["kind"] == "ConfigMap"]
+    assert config_map["data"] == {p.name: p.read_text() for p in NGINX_DIR.glob("*.conf")}
+    (deployment,) = [d for d in docs if d["kind"] == "Deployment"]
+    names = [v["configMap"]["name"] for v in deployment["spec"]["template"]["spec"]["volumes"] if "configMap" in v]
+    assert names == [config_map["metadata"]["name"]]  # the hashed name, rewritten by kustomize
