@@ -492,6 +492,7 @@ def test_a_thrown_lead_in_a_trick_is_checked_against_the_hands(driver: Any, base
         "f-trick-play-0": "9S 8S 8S 4S 4S", "f-trick-play-1": "QS QS 3S 5S 6S",
         "f-trick-play-2": "2C 3C 4C 5C 6C", "f-trick-play-3": "7D 8D 9D JD QD",
         "f-trick-hand-1": "QS QS 3S 5S 6S 7C",
+        "f-trick-hand-2": "2C 3C 4C 5C 6C 7C", "f-trick-hand-3": "7D 8D 9D JD QD KD",
     })
     css(driver, "#trick-form button[type=submit]").click()
     line = wait_for(driver, "#trick-verdict .throw-line")

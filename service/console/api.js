@@ -49,11 +49,16 @@ async function call(method, path, body, leader = null) {
 
 const reasons = (list) => (list || []).map((r) => ({ code: r.code, message: r.message }));
 
-/** A team as the service writes it (docs/api.md): "A" (seats 0 and 2) or "B" (seats 1 and 3). */
+/** A team as the service writes it (docs/api.md), "A" (seats 0 and 2) or "B" (seats 1 and 3),
+ * as the page's team number: 0 or 1 (its lower seat). */
 function teamOf(value) {
-  if (value === "A" || value === "B") return value;
+  if (value === "A") return 0;
+  if (value === "B") return 1;
   return null;
 }
+
+/** The name the service and the page show for team number 0 or 1. */
+export const teamName = (team) => "AB"[team];
 
 /** The presets and the option model: {defaultName, presets: [{name, seeds, options}], model}. */
 export async function loadRulesets() {

@@ -168,7 +168,7 @@ function buildSeats() {
     box.append(h("div", { class: `field seat-name team-${s % 2}` },
       h("label", { for: id, tr: () => t("seatName", { n: s }) }),
       input,
-      h("span", { class: "team-label", tr: () => t("teamOf", { t: "AB"[s % 2], a: s % 2, b: (s % 2) + 2 }) })));
+      h("span", { class: "team-label", tr: () => t("teamOf", { t: api.teamName(s % 2), a: s % 2, b: (s % 2) + 2 }) })));
   }
 }
 

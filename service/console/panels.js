@@ -91,8 +91,9 @@ export function trickPanel(setup) {
       rows.push(row);
     }
     const text = t("trickVerdict", { seat: seatLabel(verdict.winner), points: verdict.points, a: verdict.team, b: verdict.team + 2 });
-    // a lead of several units is a throw: with other seats' hands known, say whether it stands
-    const othersKnown = SEATS.some((s) => s !== lead && handCards[s].length);
+    // a lead of several units is a throw: with every other seat's hand known, say whether it
+    // stands (the referee rules only on the hands it is shown: docs/api.md)
+    const othersKnown = SEATS.every((s) => s === lead || handCards[s].length);
     const thrown = verdict.leadUnits.length > 1 && othersKnown
       ? await api.checkThrow(setup(), { leader: lead, lead: bySeat[lead], hands: handCards })
       : null;
@@ -163,7 +164,7 @@ function throwLine(v, leader) {
 
 function penaltyText(p) {
   if (p.kind === "match_point") return t("penaltyMatch", { amount: p.amount, seat: seatLabel(p.seat) });
-  if (p.kind === "points_per_card") return t("penaltyPoints", { amount: p.amount, team: p.team });
+  if (p.kind === "points_per_card") return t("penaltyPoints", { amount: p.amount, team: api.teamName(p.team) });
   return t("penaltyNone");
 }
 
@@ -267,7 +268,7 @@ export function settlePanel(setup) {
   const points = numberField("settle-points", "settle.points", () => t("defenderPoints"), { step: 5 });
   const rankOptions = RANKS.map((r) => [r, () => r]);
   const levels = [0, 1].map((team) => selectField(`settle-level-${team}`, `settle.level.${team}`,
-    () => t("teamLevel", { t: "AB"[team], a: team, b: team + 2 }), rankOptions));
+    () => t("teamLevel", { t: api.teamName(team), a: team, b: team + 2 }), rankOptions));
   const bands = h("div", { id: "settle-bands" });
   const out = verdictArea("settle-verdict");
   const form = h("form", { id: "settle-form", novalidate: true },
@@ -288,12 +289,12 @@ export function settlePanel(setup) {
     hit = v.band;
     drawBands();
     const who = v.outcome === "dealer_keeps" ? t("dealerKeeps") : t("defendersTake");
-    const text = t("settleVerdict", { who, levels: v.levelsGained, team: v.team });
+    const text = t("settleVerdict", { who, levels: v.levelsGained, team: api.teamName(v.team) });
     fill(out,
       h("p", { class: "verdict-text", "data-outcome": v.outcome, text }),
       h("p", { text: t("newLevels", { a: v.newLevels[0], b: v.newLevels[1] }) }),
       h("p", { text: t("nextDealer", { seat: seatLabel(v.nextDealer) }) }),
-      v.gameWon ? h("p", { class: "game-won", text: t("gameWon", { team: v.team }) }) : null,
+      v.gameWon ? h("p", { class: "game-won", text: t("gameWon", { team: api.teamName(v.team) }) }) : null,
       h("h3", { text: t("reasonsHeading") }), reasonList(v.reasons));
     return text;
   }
