@@ -25,6 +25,7 @@ from engine.audit import HandAudit, audit_hand
 from engine.cards import card_str
 from engine.errors import InvalidInput, Problem
 from service.errors import messages_to_problems, pointer
+from service.jsonio import DuplicateKey, loads_request
 
 CLEAN, VIOLATIONS, BAD_INPUT = 0, 1, 2
 
@@ -44,9 +45,11 @@ def _records(path: str) -> Iterator[tuple[str, Any]]:
     )
     for label, text in lines:
         try:
-            yield label, orjson.loads(text)
+            yield label, loads_request(text)  # as POST /v1/hand reads a body: a key written twice refused
         except orjson.JSONDecodeError as exc:
             yield label, Unreadable(str(exc))
+        except DuplicateKey as exc:
+            yield label, Unreadable(f"{pointer(exc.path)}: this key appears more than once in its object")
 
 
 def load_hand(record: Any) -> dict[str, Any]:
