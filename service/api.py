@@ -21,7 +21,7 @@ from engine.errors import InvalidInput, Problem
 from engine.reasons import Reason
 from service.errors import cut_quotes, duplicate_key_response, messages_to_problems
 from service.fastload import fast_load
-from service.jsonio import DuplicateKey, OrjsonProvider, loads_request
+from service.jsonio import DuplicateKey, OrjsonProvider, TooDeep, loads_request
 
 v1 = Blueprint("v1", __name__, url_prefix="/v1")
 
@@ -34,8 +34,8 @@ def on_duplicate_key(exc: DuplicateKey) -> Response:
 def load(schema: Schema) -> dict[str, Any]:
     """The request body, validated and converted by ``schema``.
 
-    415 when the body is not JSON, 400 when it does not parse or an object in
-    it names a key twice (with the key's pointer), 413 when it is over
+    415 when the body is not JSON, 400 when it does not parse, nests too deep or
+    names a key twice in one object (with the key's pointer), 413 when it is over
     ``MAX_CONTENT_LENGTH``, 422 (with pointers) when it is not what the endpoint
     takes.
     """
@@ -49,6 +49,8 @@ def load(schema: Schema) -> dict[str, Any]:
         data = loads_request(raw)
     except orjson.JSONDecodeError:
         raise BadRequest("the body is not valid JSON") from None
+    except TooDeep as exc:
+        raise BadRequest(str(exc)) from None
     if not isinstance(data, dict):
         raise InvalidInput(Problem((), "the request body must be a JSON object"))
     try:

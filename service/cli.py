@@ -25,7 +25,7 @@ from engine.audit import HandAudit, audit_hand
 from engine.cards import card_str
 from engine.errors import InvalidInput, Problem
 from service.errors import messages_to_problems, pointer
-from service.jsonio import DuplicateKey, loads_request
+from service.jsonio import DuplicateKey, TooDeep, loads_request
 
 CLEAN, VIOLATIONS, BAD_INPUT = 0, 1, 2
 
@@ -50,6 +50,8 @@ def _records(path: str) -> Iterator[tuple[str, Any]]:
             yield label, Unreadable(str(exc))
         except DuplicateKey as exc:
             yield label, Unreadable(f"{pointer(exc.path)}: this key appears more than once in its object")
+        except TooDeep as exc:
+            yield label, Unreadable(str(exc))
 
 
 def load_hand(record: Any) -> dict[str, Any]:

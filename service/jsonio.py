@@ -35,6 +35,17 @@ class OrjsonProvider(JSONProvider):
         )
 
 
+MAX_DEPTH = 254
+"""How deep a request body may nest (no endpoint takes more than 6 levels): the
+depth ``orjson.dumps`` writes (deeper raises; 3.11.6+, tests/test_error_bounds.py
+checks it), so the check costs nothing, and nothing later (a message quoting a
+value, marshmallow) can run out of Python's recursion limit."""
+
+
+class TooDeep(ValueError):
+    """The body nests deeper than ``MAX_DEPTH`` levels."""
+
+
 class DuplicateKey(ValueError):
     """A JSON object names ``path[-1]`` twice; ``path`` locates the second one."""
 
@@ -45,7 +56,7 @@ class DuplicateKey(ValueError):
 
 def loads_request(raw: bytes) -> Any:
     """``orjson.loads(raw)``, or :class:`DuplicateKey` when an object names a key twice
-    (orjson, like most parsers, keeps the last value silently).
+    (orjson, like most parsers, keeps the last value silently), or :class:`TooDeep`.
 
     The check costs one ``orjson.dumps`` and two byte counts.  Outside strings a
     colon only ever ends an object's key, so the colons of ``raw`` are its members
@@ -54,15 +65,14 @@ def loads_request(raw: bytes) -> Any:
     counts differ by the members a repeated key dropped, less the colons a string
     spelled as ``\\u003a`` (which ``raw`` does not show as a colon): when ``raw``
     has no such escape, equal counts mean no key repeats.  Anything else (unequal
-    counts, an escape, nesting too deep for ``orjson.dumps``) is settled exactly by
-    :func:`repeated_key`.
+    counts, an escape) is settled exactly by :func:`repeated_key`.
     """
     data = orjson.loads(raw)
     try:
-        same = b"\\u003" not in raw and raw.count(b":") == orjson.dumps(data).count(b":")
-    except orjson.JSONEncodeError:  # deeper than orjson.dumps goes (254 levels)
-        same = False
-    if not same:
+        written = orjson.dumps(data)
+    except orjson.JSONEncodeError:  # deeper than MAX_DEPTH
+        raise TooDeep(f"the body nests more than {MAX_DEPTH} levels deep") from None
+    if b"\\u003" in raw or raw.count(b":") != written.count(b":"):
         path = repeated_key(raw)
         if path is not None:
             raise DuplicateKey(path)
@@ -78,8 +88,8 @@ def repeated_key(raw: bytes) -> tuple[str | int, ...] | None:
     """The path of the first key (in the text's order) that its object names
     a second time, or None; ``raw`` is JSON that ``orjson.loads`` accepted.
 
-    One pass over the tokens with a stack of open containers, at any depth; each
-    key is decoded (escapes and all) by orjson before it is compared.
+    One pass over the tokens with a stack of open containers (no recursion, at
+    any depth); each key is decoded (escapes and all) by orjson before it is compared.
     """
     path: list[str | int] = []  # the location of the current value
     keys: list[set[str] | None] = []  # per open container: an object's keys so far, None for an array

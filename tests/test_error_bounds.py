@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from service.errors import DUPLICATE_KEY_TYPE, MAX_ECHO, MAX_ERRORS, pointer
-from service.jsonio import DuplicateKey, loads_request
+from service.jsonio import MAX_DEPTH, DuplicateKey, loads_request, repeated_key
 
 TRUMP = {"level": "2", "suit": "S"}
 FOLLOW = {"trump": TRUMP, "lead": ["AS"], "hand": ["KS", "3H"]}
@@ -178,12 +178,29 @@ def test_keys_alike_only_once_decoded_are_not_repeats(api: Any) -> None:
     assert [e["pointer"] for e in resp.get_json()["errors"]][-3:] == ["/a:", "/b:", "/c:"]
 
 
-def test_a_repeat_deeper_than_orjson_writes_is_found() -> None:
-    depth = 600
+def test_a_deep_repeat_is_found() -> None:
+    depth = MAX_DEPTH - 2
     raw = b'{"a":' * depth + b'[{"q":1,"q":2}]' + b"}" * depth
     with pytest.raises(DuplicateKey) as exc:
         loads_request(raw)
     assert exc.value.path == ("a",) * depth + (0, "q")
+    deeper = b'{"a":' * 900 + b'[{"q":1,"q":2}]' + b"}" * 900  # the scan itself has no depth limit
+    assert repeated_key(deeper) == ("a",) * 900 + (0, "q")
+
+
+@pytest.mark.parametrize("depth", [MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1, 1000])
+def test_a_body_nested_too_deep_is_a_400(api: Any, depth: int) -> None:
+    """Deeper than ``MAX_DEPTH`` (orjson.dumps's limit) is a 400; a message quoting a
+    value 1000 levels deep was a 500 (a RecursionError in its repr)."""
+    inner = b"[" * (depth - 2) + b"]" * (depth - 2)
+    raw = b'{"rules":{"kitty_multiplier":' + inner + b'},"trump":{"level":"2","suit":"S"},"lead":["AS"],"hand":["KS"]}'
+    resp = _post_raw(api, "/v1/follow", raw)
+    if depth > MAX_DEPTH:
+        assert resp.status_code == 400
+        assert resp.get_json()["detail"] == f"the body nests more than {MAX_DEPTH} levels deep"
+    else:
+        assert resp.status_code == 422
+        assert resp.get_json()["errors"][0]["pointer"] == "/rules/kitty_multiplier"
 
 
 # hypothesis: objects as lists of pairs, so a key can be written twice; text with random
