@@ -13,46 +13,55 @@ from typing import Any
 import orjson
 from flask import Blueprint, Response, current_app, request
 from marshmallow import Schema, ValidationError
-from werkzeug.exceptions import BadRequest
 
 from engine.errors import InvalidInput, Problem
 from engine.reasons import Reason
-from service.errors import ProblemError, messages_to_problems
+from service.errors import ProblemError, cut_quotes, duplicate_key_response, messages_to_problems
 from service.fastload import fast_load
 from service.i18n import negotiate
-from service.jsonio import OrjsonProvider
+from service.jsonio import MAX_DEPTH, DuplicateKey, OrjsonProvider, TooDeep, loads_request
 
 v1 = Blueprint("v1", __name__, url_prefix="/v1")
+
+
+@v1.errorhandler(DuplicateKey)
+def on_duplicate_key(exc: DuplicateKey) -> Response:
+    return duplicate_key_response(exc.path)
 
 
 def load(schema: Schema) -> dict[str, Any]:
     """The request body, validated and converted by ``schema``.
 
-    415 when the body is not JSON, 400 when it does not parse, 413 when it is
-    over ``MAX_CONTENT_LENGTH``, 422 (with pointers) when it is not what the
-    endpoint takes.
+    415 when the body is not JSON, 400 when it does not parse, nests too deep or
+    names a key twice in one object (with the key's pointer), 413 when it is over
+    ``MAX_CONTENT_LENGTH``, 422 (with pointers) when it is not what the endpoint
+    takes.
     """
     req = request._get_current_object()  # type: ignore[attr-defined]  # one proxy lookup
     if req.environ.get("CONTENT_TYPE") != "application/json" and not req.is_json:
         raise ProblemError(415, "unsupported_media_type")
     raw = _plain_body(req)
+    if raw is None:
+        raw = req.get_data()  # 413 over the limit; chunked bodies
     try:
-        data = req.get_json() if raw is None else orjson.loads(raw)
-    except (BadRequest, orjson.JSONDecodeError):
+        data = loads_request(raw)
+    except orjson.JSONDecodeError:
         raise ProblemError(400, "malformed_json") from None
+    except TooDeep:
+        raise ProblemError(400, "too_deep", {"depth": MAX_DEPTH}) from None
     if not isinstance(data, dict):
         raise InvalidInput(Problem((), "the request body must be a JSON object", code="body_not_object"))
     try:
         return fast_load(schema, data)  # type: ignore[no-any-return]
     except ValidationError as exc:
-        raise InvalidInput(messages_to_problems(exc.messages)) from None
+        raise InvalidInput(cut_quotes(messages_to_problems(exc.messages), data)) from None
 
 
 def _plain_body(req: Any) -> bytes | None:
     """The body of an ordinary request (a plain Content-Length within the limit,
     no transfer coding), read straight from the WSGI input: what
     ``request.get_data()`` returns for it, without building werkzeug's stream
-    wrappers.  None for anything else, which ``get_json`` handles (413s, chunks)."""
+    wrappers.  None for anything else, which ``get_data`` handles (413s, chunks)."""
     env = req.environ
     length = env.get("CONTENT_LENGTH")
     if not length or not (length.isascii() and length.isdigit()) or "HTTP_TRANSFER_ENCODING" in env:

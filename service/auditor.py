@@ -42,9 +42,9 @@ from engine.audit import HandAudit, audit_hand
 from engine.cards import card_str
 from engine.errors import InvalidInput, Problem
 from engine.settle import TEAM_NAMES
-from service.errors import invalid_body, pointer, problem_body
+from service.errors import duplicate_key_body, invalid_body, pointer, problem_body
 from service.fastload import fast_load
-from service.jsonio import OrjsonProvider
+from service.jsonio import MAX_DEPTH, DuplicateKey, OrjsonProvider, TooDeep, loads_request
 
 CLEAN, VIOLATIONS, BAD_INPUT = 0, 1, 2
 STDIN = "-"
@@ -133,10 +133,16 @@ def judge(record: Record, options: Options) -> Verdict:
     from service.routes.hand import hand_json
 
     try:
-        parsed = orjson.loads(record.text)
+        parsed = loads_request(record.text)  # as POST /v1/hand reads a body: a key written twice refused
     except orjson.JSONDecodeError as exc:
         return _bad(record, problem_body(400, "malformed_json", lang=_catalog(options.lang)),
                     f"{record.label}: not JSON: {exc}\n", options)
+    except DuplicateKey as exc:
+        return _bad(record, duplicate_key_body(exc.path, _catalog(options.lang)),
+                    f"{record.label}: {pointer(exc.path)}: this key appears more than once in its object\n", options)
+    except TooDeep as exc:
+        return _bad(record, problem_body(400, "too_deep", {"depth": MAX_DEPTH}, lang=_catalog(options.lang)),
+                    f"{record.label}: {exc}\n", options)
     try:
         audit = run_audit(load_hand(parsed))
     except InvalidInput as exc:

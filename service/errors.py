@@ -5,6 +5,11 @@ negotiated language (service/i18n.py, ``Content-Language`` on the answer).
 422s carry ``errors: [{"pointer", "code", "message"}]`` with JSON Pointers into
 the request, built from marshmallow's nested messages or the engine's problem
 paths; docs/api.md "Errors" lists every code.
+
+An error body stays small whatever the request: at most ``MAX_ERRORS`` entries
+(``errors_omitted`` counts the rest), and an input value or key it quotes, in a
+pointer or a message, is cut to ``MAX_ECHO`` characters with a note that it was
+cut (a 60 KB preset name is not echoed back).
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ from typing import Any
 
 import orjson
 from flask import Response, has_request_context, request
+from marshmallow import Schema
 
 from engine.errors import InvalidInput, Problem
 from engine.rules import OPTIONS
@@ -21,6 +27,26 @@ from service import i18n
 
 PROBLEM_JSON = "application/problem+json"
 INVALID_TYPE = "urn:tractor-referee:problem:invalid-request"
+DUPLICATE_KEY_TYPE = "urn:tractor-referee:problem:duplicate-key"
+
+MAX_ERRORS = 20
+"""At most this many entries in a problem's ``errors[]``; ``errors_omitted`` counts the rest."""
+
+MAX_ECHO = 64
+"""An input value or key quoted in an error is cut to this many characters."""
+
+MAX_MESSAGE = 512
+"""No message is longer than this (plus the note that it was cut), whatever it quotes."""
+
+# marshmallow's message for a key the schema does not declare
+UNKNOWN_FIELD = Schema().error_messages["unknown"]
+
+
+def cut(text: str, limit: int = MAX_ECHO) -> str:
+    """``text``, or its first ``limit`` characters and a note that it was cut."""
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… (cut from {len(text)} characters)"
 
 
 class Coded(str):
@@ -80,6 +106,46 @@ RENAMED = {"trump_level": 'trump: {"level": ...}'}
 def pointer(path: Iterable[str | int]) -> str:
     """JSON Pointer (RFC 6901) of a path of keys and indices."""
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in path)
+
+
+def shown_pointer(path: Iterable[str | int]) -> str:
+    """The pointer an error shows: ``pointer(path)`` with every key longer than
+    ``MAX_ECHO`` characters cut (and saying so), ``MAX_MESSAGE`` characters at most."""
+    return cut(pointer(cut(p) if isinstance(p, str) else p for p in path), MAX_MESSAGE)
+
+
+def cut_quotes(problems: list[Problem], data: Any) -> list[Problem]:
+    """``problems`` about the request ``data``, a message that quotes an input
+    value (the one at the problem's path) or key (one of the path's) longer than
+    ``MAX_ECHO`` characters quoting its cut instead, and every text parameter cut
+    the same way (only the first ``MAX_ERRORS`` are shown, and looked at)."""
+    out = []
+    for i, problem in enumerate(problems):
+        message, params = problem.message, problem.params
+        if i < MAX_ERRORS and len(message) > MAX_ECHO:
+            for value in (*_values_at(data, problem.path), *problem.path):
+                quoted = repr(value)
+                if isinstance(value, str):
+                    if len(value) > MAX_ECHO and quoted in message:
+                        message = message.replace(quoted, f"{value[:MAX_ECHO]!r}… (cut from {len(value)} characters)")
+                elif len(quoted) > MAX_ECHO and quoted in message:
+                    message = message.replace(quoted, cut(quoted))
+        if i < MAX_ERRORS and params and any(isinstance(v, str) and len(v) > MAX_ECHO for v in params.values()):
+            params = {k: cut(v) if isinstance(v, str) else v for k, v in params.items()}
+        if message is not problem.message or params is not problem.params:
+            problem = Problem(problem.path, message, problem.code, params)
+        out.append(problem)
+    return out
+
+
+def _values_at(data: Any, path: tuple[str | int, ...]) -> tuple[Any, ...]:
+    """The value at ``path`` in ``data`` (in a 1-tuple), or () if there is none."""
+    for key in path:
+        try:
+            data = data[key]
+        except (KeyError, IndexError, TypeError):
+            return ()
+    return (data,)
 
 
 def request_language() -> str:
@@ -161,10 +227,19 @@ def _marshmallow_problem(path: tuple[str | int, ...], message: object) -> Proble
 
 
 def messages_to_problems(messages: object, path: tuple[str | int, ...] = ()) -> list[Problem]:
-    """Flatten marshmallow's nested error messages into located, coded problems."""
+    """Flatten marshmallow's nested error messages into located, coded problems.
+
+    Unknown keys of one object are listed in sorted order (marshmallow lists them
+    in the order of a set, which changes with the interpreter's hash seed), in the
+    places marshmallow gave them, so the answer is the same on every worker.
+    """
     if isinstance(messages, Mapping):
         out: list[Problem] = []
-        for key, sub in messages.items():
+        items = list(messages.items())
+        unknown = [i for i, (_, sub) in enumerate(items) if sub == [UNKNOWN_FIELD]]
+        for i, item in zip(unknown, sorted((items[i] for i in unknown), key=lambda kv: str(kv[0])), strict=True):
+            items[i] = item
+        for key, sub in items:
             if key == "_schema":
                 out += messages_to_problems(sub, path)
             else:
@@ -199,17 +274,22 @@ def problems_to_messages(problems: list[Problem]) -> Any:
 
 
 def invalid_body(problems: list[Problem], lang: str = i18n.DEFAULT) -> dict[str, Any]:
-    """The 422 document for a request that cannot be adjudicated."""
-    errors = [{"pointer": pointer(p.path), "code": p.code, "message": i18n.message(p, lang)} for p in problems]
+    """The 422 document for a request that cannot be adjudicated: the first
+    ``MAX_ERRORS`` problems, and how many more there were."""
+    errors = [
+        {"pointer": shown_pointer(p.path), "code": p.code, "message": cut(i18n.message(p, lang), MAX_MESSAGE)}
+        for p in problems[:MAX_ERRORS]
+    ]
     first = errors[0]
     params: dict[str, Any] = {
         "where": first["pointer"] or i18n.text(lang, "detail", "request_body"),
         "message": first["message"],
-        "more": len(errors) - 1,
+        "more": len(problems) - 1,
     }
+    omitted = len(problems) - len(errors)
     return problem_body(
-        422, "invalid_request", params, detail="invalid_request_more" if len(errors) > 1 else None,
-        errors=errors, type_=INVALID_TYPE, lang=lang,
+        422, "invalid_request", params, detail="invalid_request_more" if len(problems) > 1 else None,
+        errors=errors, type_=INVALID_TYPE, lang=lang, extra={"errors_omitted": omitted} if omitted else None,
     )
 
 
@@ -218,6 +298,26 @@ def invalid_response(problems: list[Problem], lang: str | None = None) -> Respon
     if lang is None:
         lang = request_language()
     resp = Response(orjson.dumps(invalid_body(problems, lang)), status=422, mimetype=PROBLEM_JSON)
+    resp.headers["Content-Language"] = lang
+    resp.headers["Vary"] = "Accept-Language"
+    return resp
+
+
+def duplicate_key_body(path: tuple[str | int, ...], lang: str = i18n.DEFAULT) -> dict[str, Any]:
+    """The 400 document for a body in which one object names a key twice."""
+    where = shown_pointer(path)
+    problem = Problem(path, "this key appears more than once in its object; send each key once", code="duplicate_key")
+    return problem_body(
+        400, "duplicate_key", {"pointer": where},
+        errors=[{"pointer": where, "code": "duplicate_key", "message": i18n.message(problem, lang)}],
+        type_=DUPLICATE_KEY_TYPE, lang=lang,
+    )
+
+
+def duplicate_key_response(path: tuple[str | int, ...]) -> Response:
+    """The 400 for a body in which one object names a key twice."""
+    lang = request_language()
+    resp = Response(orjson.dumps(duplicate_key_body(path, lang)), status=400, mimetype=PROBLEM_JSON)
     resp.headers["Content-Language"] = lang
     resp.headers["Vary"] = "Accept-Language"
     return resp

@@ -1,7 +1,16 @@
-"""orjson as Flask's JSON provider (bench/RESULTS.md: measured faster than the stdlib)."""
+"""JSON in and out: orjson (bench/RESULTS.md: measured faster than the stdlib), and request
+bodies that name a key twice refused.
+
+A referee must not pick one of two values silently: ``{"rules": "x", "rules":
+"four-deck"}`` means one thing to a parser that keeps the first and another to
+one that keeps the last, so :func:`loads_request` answers :class:`DuplicateKey`
+(the service's 400) instead, for any object at any depth, however the key is
+spelled (``"rules"`` and ``"\\u0072ules"`` are the same key).
+"""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import orjson
@@ -24,3 +33,94 @@ class OrjsonProvider(JSONProvider):
         return self._app.response_class(
             orjson.dumps(obj, option=self.option), mimetype="application/json"
         )
+
+
+MAX_DEPTH = 254
+"""How deep a request body may nest (no endpoint takes more than 6 levels): the
+depth ``orjson.dumps`` writes (deeper raises; 3.11.6+, tests/test_error_bounds.py
+checks it), so the check costs nothing, and nothing later (a message quoting a
+value, marshmallow) can run out of Python's recursion limit."""
+
+
+class TooDeep(ValueError):
+    """The body nests deeper than ``MAX_DEPTH`` levels."""
+
+
+class DuplicateKey(ValueError):
+    """A JSON object names ``path[-1]`` twice; ``path`` locates the second one."""
+
+    def __init__(self, path: tuple[str | int, ...]) -> None:
+        super().__init__(f"duplicate key at {path!r}")
+        self.path = path
+
+
+def loads_request(raw: bytes) -> Any:
+    """``orjson.loads(raw)``, or :class:`DuplicateKey` when an object names a key twice
+    (orjson, like most parsers, keeps the last value silently), or :class:`TooDeep`.
+
+    The check costs one ``orjson.dumps`` and two byte counts.  Outside strings a
+    colon only ever ends an object's key, so the colons of ``raw`` are its members
+    plus the colons written inside its strings; ``orjson.dumps`` of the parsed value
+    writes each kept member once and each string's colons as they are.  The two
+    counts differ by the members a repeated key dropped, less the colons a string
+    spelled as ``\\u003a`` (which ``raw`` does not show as a colon): when ``raw``
+    has no such escape, equal counts mean no key repeats.  Anything else (unequal
+    counts, an escape) is settled exactly by :func:`repeated_key`.
+    """
+    data = orjson.loads(raw)
+    try:
+        written = orjson.dumps(data)
+    except orjson.JSONEncodeError:  # deeper than MAX_DEPTH
+        raise TooDeep(f"the body nests more than {MAX_DEPTH} levels deep") from None
+    if b"\\u003" in raw or raw.count(b":") != written.count(b":"):
+        path = repeated_key(raw)
+        if path is not None:
+            raise DuplicateKey(path)
+    return data
+
+
+# the tokens of valid JSON that matter here: strings (escapes and all) and the six
+# structural characters; numbers, true, false, null and blanks hold none of them
+_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|[{}\[\]:,]', re.S)
+
+
+def repeated_key(raw: bytes) -> tuple[str | int, ...] | None:
+    """The path of the first key (in the text's order) that its object names
+    a second time, or None; ``raw`` is JSON that ``orjson.loads`` accepted.
+
+    One pass over the tokens with a stack of open containers (no recursion, at
+    any depth); each key is decoded (escapes and all) by orjson before it is compared.
+    """
+    path: list[str | int] = []  # the location of the current value
+    keys: list[set[str] | None] = []  # per open container: an object's keys so far, None for an array
+    last: bytes | None = None  # the string token just read, until we know if it is a key
+    for match in _TOKEN.finditer(raw):
+        token = match.group()
+        first = token[0]
+        if first == 0x22:  # '"'
+            last = token
+            continue
+        if first == 0x3A:  # ':' — the string before it is a key of the innermost object
+            key = orjson.loads(last) if last is not None else ""
+            seen = keys[-1]
+            assert seen is not None
+            path[-1] = key
+            if key in seen:
+                return tuple(path)
+            seen.add(key)
+        elif first == 0x2C:  # ','
+            if keys[-1] is None:
+                index = path[-1]
+                assert isinstance(index, int)
+                path[-1] = index + 1
+        elif first == 0x7B:  # '{'
+            keys.append(set())
+            path.append("")
+        elif first == 0x5B:  # '['
+            keys.append(None)
+            path.append(0)
+        else:  # '}' or ']'
+            keys.pop()
+            path.pop()
+        last = None
+    return None

@@ -218,7 +218,8 @@ def test_the_422_detail_follows_the_language(api: Any) -> None:
 def test_every_problem_code_has_title_and_detail_in_every_catalog() -> None:
     problem_codes = {k for (ctx, k) in CATALOGS["en"] if ctx == "title"}
     assert problem_codes == {"invalid_request", "malformed_json", "bad_request", "unsupported_media_type",
-                             "body_too_large", "not_found", "method_not_allowed", "internal_error", "http_error"}
+                             "body_too_large", "not_found", "method_not_allowed", "internal_error", "http_error",
+                             "duplicate_key", "too_deep"}
     for catalog in CATALOGS.values():
         assert all(("detail", c) in catalog for c in problem_codes)
 
