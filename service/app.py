@@ -42,6 +42,7 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "COMPRESS_LEVEL": 1,
     "COMPRESS_MIN_SIZE": 2048,
     "COMPRESS_STREAMS": False,  # files (the docs' assets) go out as they are, cacheable
+    "COMPRESS_REGISTER": False,  # compress_large below asks it only for large answers
     "COMPRESS_MIMETYPES": [
         "application/json", "application/problem+json", "application/yaml",
         "text/html", "text/plain", "application/openmetrics-text",
@@ -134,7 +135,17 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.logger.exception("unhandled error")
         return problem_response(500, "Internal Server Error", "the referee failed; this is a bug")
 
-    Compress(app)  # registered last, so it runs first: the access line counts the bytes sent
+    compress = Compress(app)
+    min_size = app.config["COMPRESS_MIN_SIZE"]
+
+    @app.after_request
+    def compress_large(resp: Response) -> Response:
+        """gzip (and ``Vary: Accept-Encoding``) for a large answer only: flask-compress
+        on every answer costs a small one ~50,000 instructions, 8 % of /healthz
+        (bench/instructions.py).  Registered last, so it runs first: the access line
+        counts the bytes sent."""
+        length = resp.content_length
+        return compress.after_request(resp) if length is not None and length >= min_size else resp
     warm_engine()
     git_commit()  # asked once, before gunicorn forks the workers
     return app

@@ -41,7 +41,9 @@ def test_a_large_verdict_is_gzipped(client: Any, spec_dict: dict[str, Any]) -> N
 
 
 def test_small_answers_and_refusals_go_as_they_are(client: Any) -> None:
-    assert "Content-Encoding" not in client.get("/healthz", headers=GZIP).headers
+    small = client.get("/healthz", headers=GZIP)
+    assert "Content-Encoding" not in small.headers and "Vary" not in small.headers  # the same for everyone
+    assert client.get("/v1/rulesets").headers["Vary"] == "Accept-Encoding"  # large: it varies even unasked
     assert "Content-Encoding" not in client.get("/v1/rulesets", headers={"Accept-Encoding": "identity"}).headers
     assert "Content-Encoding" not in client.get("/v1/rulesets/nine-deck", headers=GZIP).headers
 
