@@ -4,7 +4,8 @@ Swagger UI 5 (it renders OpenAPI 3.1) comes from the flask-swagger-ui package
 and is served from here, so the page needs nothing but this service: no CDN,
 no online validator (``validatorUrl: null``), and a Content-Security-Policy
 that lets the browser fetch from this origin only.  Every operation's example
-request (openapi.yaml) appears under "Try it out".
+request (openapi.yaml) appears under "Try it out", and its example answer (the
+service's own, tests/test_spec_examples.py) under its responses.
 """
 
 from __future__ import annotations

@@ -1,0 +1,53 @@
+"""Large answers go out gzipped to a client that accepts gzip; small ones, files
+and clients that do not ask, as they are (service/app.py, bench/compression.py)."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from typing import Any
+
+import pytest
+
+from service.app import DEFAULT_CONFIG
+
+GZIP = {"Accept-Encoding": "gzip"}
+
+
+@pytest.fixture()
+def client(app: Any) -> Any:
+    return app.test_client()
+
+
+def test_a_large_answer_is_gzipped(client: Any) -> None:
+    plain = client.get("/v1/rulesets")
+    assert len(plain.get_data()) >= DEFAULT_CONFIG["COMPRESS_MIN_SIZE"]
+    assert "Content-Encoding" not in plain.headers  # not asked for
+    packed = client.get("/v1/rulesets", headers=GZIP)
+    assert packed.headers["Content-Encoding"] == "gzip"
+    assert "Accept-Encoding" in packed.headers["Vary"]
+    data = packed.get_data()
+    assert int(packed.headers["Content-Length"]) == len(data) < len(plain.get_data()) / 3
+    assert json.loads(gzip.decompress(data)) == plain.get_json()
+
+
+def test_a_large_verdict_is_gzipped(client: Any, spec_dict: dict[str, Any]) -> None:
+    media = spec_dict["paths"]["/v1/hand"]["post"]["requestBody"]["content"]["application/json"]
+    body = next(iter(media["examples"].values()))["value"]
+    plain = client.post("/v1/hand", json=body)
+    packed = client.post("/v1/hand", json=body, headers={"Accept-Encoding": "br;q=1, gzip;q=0.5"})
+    assert packed.headers["Content-Encoding"] == "gzip"  # gzip is the one the referee offers
+    assert json.loads(gzip.decompress(packed.get_data())) == plain.get_json()
+
+
+def test_small_answers_and_refusals_go_as_they_are(client: Any) -> None:
+    small = client.get("/healthz", headers=GZIP)
+    assert "Content-Encoding" not in small.headers and "Vary" not in small.headers  # the same for everyone
+    assert client.get("/v1/rulesets").headers["Vary"] == "Accept-Encoding"  # large: it varies even unasked
+    assert "Content-Encoding" not in client.get("/v1/rulesets", headers={"Accept-Encoding": "identity"}).headers
+    assert "Content-Encoding" not in client.get("/v1/rulesets/nine-deck", headers=GZIP).headers
+
+
+def test_files_go_as_they_are(client: Any) -> None:
+    resp = client.get("/docs/swagger-ui.css", headers=GZIP)
+    assert resp.status_code == 200 and "Content-Encoding" not in resp.headers
