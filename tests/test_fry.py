@@ -7,6 +7,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from engine.bidding import Bid, resolve_bids
 from engine.cards import parse_card, parse_rank
@@ -320,3 +322,48 @@ def test_joker_pair_overturn_api(api: Any) -> None:
     opening = api.post("/v1/bid", {"rules": "four-deck-cgc", "trump": {"level": "10"},
                                    "bid": {"seat": 1, "cards": ["BJ", "BJ"]}}).get_json()
     assert (opening["valid"], opening["reasons"][0]["code"]) == (False, "bid.too_few_jokers")
+
+
+# --- invariants over generated fry sequences ------------------------------------------------------
+
+_SHOWINGS = ["10S", "10D 10D", "10C 10C", "10H 10H", "10S 10S", "SJ SJ", "BJ BJ", "SJ SJ BJ BJ", "10H 10H 10H"]
+
+
+@st.composite
+def _fry_sequences(draw: st.DrawFn) -> tuple[int, Bid | None, list[Fry]]:
+    dealer = draw(st.integers(0, 3))
+    standing = draw(st.one_of(st.none(), st.builds(lambda s, t: Bid(s, cards(t)), st.integers(0, 3),
+                                                   st.sampled_from(["10H", "10D 10D", "10S 10S 10S"]))))
+    attempts = draw(st.lists(st.tuples(st.integers(0, 3), st.sampled_from(_SHOWINGS), st.sampled_from([0, 3, NO_TRUMP])),
+                             max_size=12))
+    fries = [fry(seat, text, names if len(text.split()) == 4 else None) for seat, text, names in attempts]
+    return dealer, standing, fries
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_fry_sequences())
+def test_fry_sequence_invariants(case: tuple[int, Bid | None, list[Fry]]) -> None:
+    """Every fry is stronger than the one before it; nobody fries over their own standing
+    declaration or while holding the kitty; a refused attempt changes nothing; once a
+    round has passed, frying stays over; nobody fries a trump turned from the kitty."""
+    dealer, standing, fries = case
+    start = Trump(TEN, 1) if standing is None else Trump(TEN, None if standing.cards[0] >= 52 else standing.cards[0] // 13)
+    seq = judge_fries(CGC, TEN, dealer, standing, start, fries)
+    holder, declarer, trump, ranks, over = dealer, None if standing is None else standing.seat, start, [], False
+    for attempt, step in zip(fries, seq.steps, strict=True):
+        if step.valid:
+            assert standing is not None and not over
+            assert attempt.seat not in (holder, declarer)
+            assert step.step is not None
+            ranks.append(step.step.rank)
+            holder, declarer, trump = attempt.seat, attempt.seat, step.trump
+        else:
+            assert (step.kitty_holder, step.declarer, step.trump) == (holder, declarer, trump)
+        if step.reason.code == "fry.over":
+            over = True
+        elif over:
+            assert step.reason.code == "fry.holds_kitty"
+        if standing is None:
+            assert step.reason.code == "fry.kitty_turned"
+    assert ranks == sorted(set(ranks))
+    assert (seq.kitty_holder, seq.declarer, seq.trump) == (holder, declarer, trump)
