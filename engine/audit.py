@@ -93,6 +93,7 @@ class HandAudit:
     kitty: KittyResult | None
     defender_points: int  # kitty included
     settlement: Settlement | None
+    match_points: tuple[int, int, int, int] | None = None
 
     @property
     def violations(self) -> tuple[Violation, ...]:
@@ -209,8 +210,25 @@ def audit_hand(
         settlement = settle(rules, dealer, final, levels)
     return HandAudit(
         tuple(audits), tuple(deal), tuple(end), trick_points, tuple(penalties), kitty_res,
-        trick_points if final is None else final, settlement,
+        trick_points if final is None else final, settlement, _match_points(rules, settlement, penalties),
     )
+
+
+def _match_points(
+    rules: Rules, settlement: Settlement | None, penalties: Sequence[Penalty]
+) -> tuple[int, int, int, int] | None:
+    """The hand's match points by seat (docs/rules.md §8 ``match_points``): the
+    settlement's, plus the failed-throw penalties (seed 002: 甩牌甩錯1次扣1分，只扣本人).
+    None when the rules keep no match points and no throw cost any."""
+    charged = [(p.seat, p.amount) for p in penalties if p.kind == "match_point" and p.seat is not None]
+    if rules.match_points == "none" and not charged:
+        return None
+    total = [0, 0, 0, 0]
+    if settlement is not None and settlement.match_points is not None:
+        total = list(settlement.match_points)
+    for seat, amount in charged:
+        total[seat] -= amount
+    return total[0], total[1], total[2], total[3]
 
 
 def _replay_trick(

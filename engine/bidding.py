@@ -10,9 +10,12 @@ trump).
 
 **The ladder**, weakest first: single level card; pair of level cards; pair of small
 jokers; pair of big jokers; three level cards; three small jokers; three big jokers;
-four level cards; four small jokers; four big jokers.  A step exists only when the
+four level cards; four small jokers; four big jokers (seed 002 叫牌花色: "單張3，對3，
+對王，三張3，三張王，四張3，四張王，（同級別大王>小王）").  A step exists only when the
 game has enough decks for that many identical cards, and a joker step only when it
-has at least ``no_trump_bid_min_jokers`` jokers.  With ``bid_suit_precedence`` (seed
+has at least ``no_trump_overturn_min_jokers`` jokers; a joker step below
+``no_trump_bid_min_jokers`` may only overturn a standing bid, never open (seed 002:
+"亮無主只能是四張王才能亮", yet 對王 and 三張王 sit on its overturn ladder).  With ``bid_suit_precedence`` (seed
 002) the level-card steps of two or more cards split into one step per suit, D < C <
 H < S.  ``ladder(rules)`` lists the steps; a bid's ``Strength`` is its step, and
 ``Strength.rank`` (1 = weakest) alone orders bids.
@@ -27,8 +30,10 @@ Decisions where the seeds and docs/rules.md leave room (each applied by the code
   炒時，可選擇…指定任意花色" (four jokers may name any suit when re-burying the kitty) is
   not modelled: four jokers make no-trump here too.
 * A single joker never bids (``bid.single_joker``); a joker bid with fewer than
-  ``no_trump_bid_min_jokers`` jokers is refused (``bid.too_few_jokers``).  Both are
-  verdicts (valid = false), not bad input: the cards exist, they just cannot bid.
+  ``no_trump_overturn_min_jokers`` jokers is refused (``bid.too_few_jokers``), and so
+  is one with fewer than ``no_trump_bid_min_jokers`` when no bid stands (it can only
+  overturn).  Both are verdicts (valid = false), not bad input: the cards exist, they
+  just cannot bid.
 * Equal strength → the first stands (``bid.equal_strength``).  Without
   ``bid_suit_precedence`` two bids of the same count of level cards in different
   suits are equal, so the later one is refused; a single level card never has suit
@@ -48,8 +53,11 @@ Decisions where the seeds and docs/rules.md leave room (each applied by the code
   order given (the order it is turned) names the suit; without one, the first card's
   suit; a joker first means no-trump.  Without a kitty to turn (none given, or the
   rules have ``kitty_size`` 0) the fallback cannot be applied: InvalidInput at
-  ``kitty``.  A kitty that is given must hold exactly ``kitty_size`` cards.  Seed 002's
-  redeal on the first hand ("若是第一局無人亮主則重新發牌") is not modelled.
+  ``kitty``.  A kitty that is given must hold exactly ``kitty_size`` cards.
+* ``no_bid_first_hand`` ``redeal`` (seed 002 "若是第一局無人亮主則重新發牌"): when
+  nobody bid validly in the first hand of a game, the answer is a redeal and no
+  trump.  Whether the hand is the first is the caller's to say (``first_hand``); when
+  it matters and is not said, InvalidInput at ``first_hand`` (never a guess).
 """
 
 from __future__ import annotations
@@ -167,14 +175,17 @@ class BidSequence:
     stands at the end (None when nobody bid validly); ``trump`` the final trump,
     from ``standing`` or, when nobody bid, from ``fallback`` (the rule set's
     ``no_bid_fallback``, else None); ``reason`` says how the trump was settled.
+    ``redeal``: nobody bid in the first hand under ``no_bid_first_hand`` ``redeal``,
+    so the cards are dealt again and ``trump`` is None.
     """
 
     steps: tuple[BidVerdict, ...]
     first_invalid: int | None
     standing: Bid | None
-    trump: Trump
+    trump: Trump | None
     fallback: str | None
     reason: Reason
+    redeal: bool = False
 
 
 @lru_cache(maxsize=64)
@@ -198,15 +209,21 @@ def ladder(rules: Rules) -> tuple[Strength, ...]:
     >>> from engine.rules import preset
     >>> [s.name for s in ladder(preset("two-deck"))]
     ['single level card', 'pair of level cards', 'pair of small jokers', 'pair of big jokers']
-    >>> [s.name_zh for s in ladder(preset("four-deck-cgc"))][:6]
-    ['单张级牌', '两张方块级牌', '两张梅花级牌', '两张红桃级牌', '两张黑桃级牌', '三张方块级牌']
+    >>> [s.name_zh for s in ladder(preset("four-deck-cgc"))][:7]
+    ['单张级牌', '两张方块级牌', '两张梅花级牌', '两张红桃级牌', '两张黑桃级牌', '两张小王', '两张大王']
     """
-    return _ladder(rules.decks, rules.bid_suit_precedence, rules.no_trump_bid_min_jokers)
+    return _ladder(rules.decks, rules.bid_suit_precedence, _min_jokers(rules))
+
+
+def _min_jokers(rules: Rules) -> int:
+    """The fewest jokers of one kind any bid shows: an overturn's minimum (never above
+    a first declaration's, docs/rules.md §9)."""
+    return min(rules.no_trump_overturn_min_jokers, rules.no_trump_bid_min_jokers)
 
 
 def strength(rules: Rules, cards: Sequence[int]) -> Strength | None:
     """The ladder step of a well-formed bid (copies of one card), None if it has none."""
-    return _steps(rules.decks, rules.bid_suit_precedence, rules.no_trump_bid_min_jokers).get((cards[0], len(cards)))
+    return _steps(rules.decks, rules.bid_suit_precedence, _min_jokers(rules)).get((cards[0], len(cards)))
 
 
 def _step_of(steps: tuple[Strength, ...], card: int, count: int) -> Strength | None:
@@ -249,15 +266,15 @@ def declared_trump(trump_level: int, cards: Sequence[int]) -> Trump:
 _NAMES_ZH: tuple[str, ...] = tuple(card_name_zh(k) for k in range(KINDS))
 
 
-def _card_list(cards: Sequence[int]) -> str:
+def card_list(cards: Sequence[int]) -> str:
     return " ".join([CARD_NAMES[c] for c in cards])
 
 
-def _card_list_zh(cards: Sequence[int]) -> str:
+def card_list_zh(cards: Sequence[int]) -> str:
     return "".join([_NAMES_ZH[c] for c in cards])
 
 
-def _trump_en(trump: Trump | None) -> str:
+def trump_en(trump: Trump | None) -> str:
     if trump is None:
         return "nothing is trump yet"
     if trump.suit is None:
@@ -265,7 +282,7 @@ def _trump_en(trump: Trump | None) -> str:
     return f"{_SUIT_NAMES_EN[trump.suit]} are trump at level {RANKS[trump.level]}"
 
 
-def _trump_zh(trump: Trump | None) -> str:
+def trump_zh(trump: Trump | None) -> str:
     if trump is None:
         return "尚无主牌"
     if trump.suit is None:
@@ -273,7 +290,7 @@ def _trump_zh(trump: Trump | None) -> str:
     return f"打{RANKS[trump.level]}，{SUIT_NAMES_ZH[trump.suit]}为主"
 
 
-def _check_cards(rules: Rules, trump_level: int, cards: Sequence[int], path: Path) -> list[Problem]:
+def check_bid_cards(rules: Rules, trump_level: int, cards: Sequence[int], path: Path) -> list[Problem]:
     """Problems that make ``cards`` no bid at all (reported with their element paths)."""
     if not cards:
         return [Problem(path, "a bid shows at least one card: level cards of one suit, or jokers", code="empty_bid")]
@@ -360,7 +377,7 @@ def _decide(
     """
     step = strength(rules, bid.cards)
     declares = None if step is None else declared_trump(trump_level, bid.cards)
-    shows, shows_zh = _card_list(bid.cards), _card_list_zh(bid.cards)
+    shows, shows_zh = card_list(bid.cards), card_list_zh(bid.cards)
     seat = bid.seat
 
     if step is None:
@@ -370,15 +387,26 @@ def _decide(
             en = f"a single joker ({shows}) never bids: show two or more jokers of one kind for no-trump"
             zh = f"单张王（{shows_zh}）不能亮主：亮无主要亮两张以上同样的王"
         else:
-            need = rules.no_trump_bid_min_jokers
+            need = _min_jokers(rules)
             code = "bid.too_few_jokers"
             en = f"{shows} cannot bid no-trump: these rules need {need} jokers of one kind"
             zh = f"{shows_zh}不能亮无主：本规则亮无主至少需要{need}张同样的王"
+    elif (standing is None or standing_strength is None) and step.joker is not None and (
+        step.count < rules.no_trump_bid_min_jokers
+    ):
+        valid = False
+        need = rules.no_trump_bid_min_jokers
+        code = "bid.too_few_jokers"
+        en = (
+            f"{shows} cannot open the bidding: a first declaration of no-trump needs {need} jokers of one "
+            f"kind; {step.name} may only overturn a standing bid"
+        )
+        zh = f"{shows_zh}不能首先亮主：亮无主须{need}张同样的王；{step.name_zh}只能用来反主"
     elif standing is None or standing_strength is None:
         valid = True
         code = "bid.opens"
-        en = f"seat {seat} opens the bidding with {step.name} ({shows}): {_trump_en(declares)}"
-        zh = f"{seat}号位首先亮主：{step.name_zh}（{shows_zh}），{_trump_zh(declares)}"
+        en = f"seat {seat} opens the bidding with {step.name} ({shows}): {trump_en(declares)}"
+        zh = f"{seat}号位首先亮主：{step.name_zh}（{shows_zh}），{trump_zh(declares)}"
     else:
         against, against_zh, held_by = standing_strength.name, standing_strength.name_zh, standing.seat
         own = held_by == seat
@@ -417,8 +445,8 @@ def _decide(
                 code = "bid.overturns"
                 does = f"overturns the bid of seat {held_by} (反主) with"
                 does_zh = f"反主（胜过{held_by}号位）："
-            en = f"seat {seat} {does} {step.name} ({shows}), stronger than {against}: {_trump_en(declares)}"
-            zh = f"{seat}号位{does_zh}{step.name_zh}（{shows_zh}）大于{against_zh}，{_trump_zh(declares)}"
+            en = f"seat {seat} {does} {step.name} ({shows}), stronger than {against}: {trump_en(declares)}"
+            zh = f"{seat}号位{does_zh}{step.name_zh}（{shows_zh}）大于{against_zh}，{trump_zh(declares)}"
     if valid:
         return BidVerdict(bid, True, Reason(code, en, zh), step, declares, bid, declares)
     before = None if standing is None else declared_trump(trump_level, standing.cards)
@@ -443,9 +471,9 @@ def judge_bid(rules: Rules, trump_level: int, standing: Bid | None, bid: Bid) ->
     problems: list[Problem] = []
     if standing is not None:
         bids.append((("standing", "cards"), standing))
-        problems += _check_cards(rules, trump_level, standing.cards, ("standing", "cards"))
+        problems += check_bid_cards(rules, trump_level, standing.cards, ("standing", "cards"))
     bids.append((("bid", "cards"), bid))
-    problems += _check_cards(rules, trump_level, bid.cards, ("bid", "cards"))
+    problems += check_bid_cards(rules, trump_level, bid.cards, ("bid", "cards"))
     if problems:
         raise InvalidInput(problems)
     standing_strength = None
@@ -455,9 +483,9 @@ def judge_bid(rules: Rules, trump_level: int, standing: Bid | None, bid: Bid) ->
             problems.append(
                 Problem(
                     ("standing", "cards"),
-                    f"{_card_list(standing.cards)} cannot be a standing bid under these rules "
+                    f"{card_list(standing.cards)} cannot be a standing bid under these rules "
                     "(a single joker never bids; no-trump needs "
-                    f"{rules.no_trump_bid_min_jokers} jokers of one kind)",
+                    f"{_min_jokers(rules)} jokers of one kind)",
                     code="invalid_standing_bid",
                 )
             )
@@ -501,8 +529,8 @@ def _fallback(rules: Rules, trump_level: int, kitty: Sequence[int] | None) -> tu
             return trump, Reason(
                 "bid.fallback.kitty_level_card",
                 f"nobody bid: the first level card turned from the kitty, {card_str(card)}, makes "
-                f"{_trump_en(trump)}",
-                f"无人亮主：底牌中翻出的第一张级牌{card_name_zh(card)}定主，{_trump_zh(trump)}",
+                f"{trump_en(trump)}",
+                f"无人亮主：底牌中翻出的第一张级牌{card_name_zh(card)}定主，{trump_zh(trump)}",
             )
     first = kitty[0]
     trump = Trump(trump_level, suit_of(first))
@@ -510,25 +538,31 @@ def _fallback(rules: Rules, trump_level: int, kitty: Sequence[int] | None) -> tu
         return trump, Reason(
             "bid.fallback.kitty_joker",
             f"nobody bid and the kitty holds no level card: its first card, {card_str(first)}, is a "
-            f"joker, so {_trump_en(trump)}",
-            f"无人亮主，底牌中没有级牌：第一张底牌是{card_name_zh(first)}，{_trump_zh(trump)}",
+            f"joker, so {trump_en(trump)}",
+            f"无人亮主，底牌中没有级牌：第一张底牌是{card_name_zh(first)}，{trump_zh(trump)}",
         )
     return trump, Reason(
         "bid.fallback.kitty_first_card",
         f"nobody bid and the kitty holds no level card: its first card, {card_str(first)}, makes "
-        f"{_trump_en(trump)}",
-        f"无人亮主，底牌中没有级牌：第一张底牌{card_name_zh(first)}定主，{_trump_zh(trump)}",
+        f"{trump_en(trump)}",
+        f"无人亮主，底牌中没有级牌：第一张底牌{card_name_zh(first)}定主，{trump_zh(trump)}",
     )
 
 
 def resolve_bids(
-    rules: Rules, trump_level: int, bids: Sequence[Bid], kitty: Sequence[int] | None = None
+    rules: Rules,
+    trump_level: int,
+    bids: Sequence[Bid],
+    kitty: Sequence[int] | None = None,
+    first_hand: bool | None = None,
 ) -> BidSequence:
     """Resolve a whole declaration sequence in order (docs/rules.md §9).
 
     Each bid is judged against the bid standing before it; a refused bid changes
     nothing.  When no bid stands at the end, ``no_bid_fallback`` names trump
-    (``kitty_first_card`` needs ``kitty``, in the order it is turned).  Raises
+    (``kitty_first_card`` needs ``kitty``, in the order it is turned), unless the
+    rules redeal a first hand nobody bid in (``no_bid_first_hand``: then
+    ``first_hand`` must be said, True or False).  Raises
     InvalidInput with paths ``bids/i/cards/j`` and ``kitty/j`` for cards that are
     no bid, too many copies, or a kitty of the wrong size.
 
@@ -543,7 +577,7 @@ def resolve_bids(
     for i, bid in enumerate(bids):
         path: Path = ("bids", i, "cards")
         paths.append((path, bid))
-        problems += _check_cards(rules, trump_level, bid.cards, path)
+        problems += check_bid_cards(rules, trump_level, bid.cards, path)
     if kitty is not None:
         if len(kitty) != rules.kitty_size:
             problems.append(
@@ -574,11 +608,31 @@ def resolve_bids(
         trump = declared_trump(trump_level, standing.cards)
         reason = Reason(
             "bid.stands",
-            f"the bid of seat {standing.seat}, {standing_strength.name} ({_card_list(standing.cards)}), "
-            f"stands: {_trump_en(trump)}",
-            f"{standing.seat}号位的{standing_strength.name_zh}（{_card_list_zh(standing.cards)}）有效，"
-            f"{_trump_zh(trump)}",
+            f"the bid of seat {standing.seat}, {standing_strength.name} ({card_list(standing.cards)}), "
+            f"stands: {trump_en(trump)}",
+            f"{standing.seat}号位的{standing_strength.name_zh}（{card_list_zh(standing.cards)}）有效，"
+            f"{trump_zh(trump)}",
         )
         return BidSequence(tuple(steps), first_invalid, standing, trump, None, reason)
+    if rules.no_bid_first_hand == "redeal":
+        if first_hand is None:
+            raise InvalidInput(
+                Problem(
+                    ("first_hand",),
+                    "nobody bid, and these rules deal again when nobody bids in the first hand of a game: "
+                    "say whether this is the first hand (first_hand: true or false)",
+                    code="first_hand_required",
+                )
+            )
+        if first_hand:
+            return BidSequence(
+                tuple(steps), first_invalid, None, None, None,
+                Reason(
+                    "bid.redeal",
+                    "nobody bid in the first hand of the game: the cards are dealt again",
+                    "第一局无人亮主：重新发牌",
+                ),
+                redeal=True,
+            )
     trump, reason = _fallback(rules, trump_level, kitty)
     return BidSequence(tuple(steps), first_invalid, None, trump, rules.no_bid_fallback, reason)

@@ -25,6 +25,8 @@ THROW_FORCED_UNITS = ("lowest_failed", "smallest_failed", "smallest_unit", "firs
 THROW_PENALTIES = ("none", "match_point", "points_per_card")
 THROW_COMPARISONS = ("largest_unit", "all_units", "highest_card")
 NO_BID_FALLBACKS = ("no_trump", "spades", "kitty_first_card")
+NO_BID_FIRST_HANDS = ("fallback", "redeal")
+MATCH_POINTS = ("none", "cgc")
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +55,11 @@ class Rules:
     bid_suit_precedence: bool
     no_trump_bid_min_jokers: int
     no_bid_fallback: str
+    no_trump_overturn_min_jokers: int
+    no_bid_first_hand: str
+    kitty_fry: bool
+    match_points: str
+    mandatory_levels: tuple[int, ...]
     preset: str | None = None
 
     def __hash__(self) -> int:
@@ -76,7 +83,7 @@ class Rules:
         out: dict[str, Any] = {}
         for f in fields(self):
             value = getattr(self, f.name)
-            if f.name == "constant_trump_ranks":
+            if f.name in ("constant_trump_ranks", "mandatory_levels"):
                 value = [RANKS[r] for r in value]
             elif f.name == "level_table":
                 value = value.as_json()
@@ -122,6 +129,13 @@ OPTIONS: dict[str, Option] = {
         "int", minimum=2, maximum=4, help="jokers of one kind needed to bid no-trump (at most decks)"
     ),
     "no_bid_fallback": Option("choice", NO_BID_FALLBACKS, help="trump when nobody bids (docs/rules.md §9)"),
+    "no_trump_overturn_min_jokers": Option(
+        "int", minimum=2, maximum=4, help="jokers of one kind an overturn to no-trump needs (seed 002)"
+    ),
+    "no_bid_first_hand": Option("choice", NO_BID_FIRST_HANDS, help="nobody bids in a game's first hand (seed 002)"),
+    "kitty_fry": Option("bool", help="炒底: others may overturn after the kitty is buried (seed 002)"),
+    "match_points": Option("choice", MATCH_POINTS, help="match points by seat after a hand (seed 002 胜负结算)"),
+    "mandatory_levels": Option("ranks", help="必打: levels a side must win as dealer to pass (docs/rules.md §8)"),
 }
 
 # The values every preset shares unless it says otherwise (docs/rules.md §10).
@@ -143,6 +157,11 @@ _BASE: dict[str, Any] = {
     "bid_suit_precedence": False,
     "no_trump_bid_min_jokers": 2,
     "no_bid_fallback": "no_trump",
+    "no_trump_overturn_min_jokers": 2,
+    "no_bid_first_hand": "fallback",
+    "kitty_fry": False,
+    "match_points": "none",
+    "mandatory_levels": [],
 }
 
 # docs/rules.md §10, one row per preset: data only.
@@ -182,6 +201,7 @@ PRESET_VALUES: dict[str, dict[str, Any]] = {
         "wider_shape_beats": True, "level_suit_precedence": True, "bid_suit_precedence": True,
         "throw_forced_unit": "smallest_failed", "throw_penalty": "match_point",
         "self_overturn": False, "no_trump_bid_min_jokers": 4, "no_bid_fallback": "kitty_first_card",
+        "no_bid_first_hand": "redeal", "kitty_fry": True, "match_points": "cgc",
     },
 }
 
@@ -267,6 +287,25 @@ def _build(values: Mapping[str, Any], preset: str | None, base_path: tuple[str |
             Problem(
                 (*base_path, "no_trump_bid_min_jokers"),
                 f"a no-trump bid shows jokers of one kind and {decks} deck(s) hold only {decks} of each",
+                code="inconsistent_rules",
+            )
+        )
+    if converted["no_trump_overturn_min_jokers"] > converted["no_trump_bid_min_jokers"]:
+        # an overturn is never harder than a first declaration (docs/rules.md §9)
+        problems.append(
+            Problem(
+                (*base_path, "no_trump_overturn_min_jokers"),
+                "an overturn to no-trump cannot need more jokers than a first declaration "
+                f"(no_trump_bid_min_jokers is {converted['no_trump_bid_min_jokers']})",
+                code="inconsistent_rules",
+            )
+        )
+    if converted["kitty_fry"] and (converted["kitty_size"] == 0 or decks < 2):
+        # the fry ladder's steps are pairs and four jokers, and a fry takes the kitty (seed 002 炒底)
+        problems.append(
+            Problem(
+                (*base_path, "kitty_fry"),
+                "frying the kitty needs a kitty (kitty_size above 0) and at least 2 decks for its pairs",
                 code="inconsistent_rules",
             )
         )

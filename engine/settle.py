@@ -13,6 +13,15 @@ one more level.
 * Levels run 2 → A; a team that passes A wins the game (seed 001:
   先升到A的一方为赢家 read as "plays A and goes past it").  A team's level
   never goes past A: the game is then over.
+* ``mandatory_levels`` (必打, docs/rules.md §8): the winning side's climb stops at
+  the first mandatory level above its current one; a side goes past a mandatory
+  level only by gaining levels as the dealer's side while playing it (a side at a
+  mandatory level that wins as defenders stays there).  With A mandatory the game
+  is won only by the dealer's side at A.  ``levels_gained`` is then the levels
+  actually climbed and ``stopped_at`` the level where the climb stopped.
+* ``match_points`` ``cgc`` (seed 002 胜负结算, 单局房间: "每升一級本方兩玩家各加3分，
+  同時對方兩玩家各扣3分"; 僅是下莊雙方均不得分): each level gained gives each
+  player of the gaining side +3 and each opponent −3; a bare takeover scores 0.
 """
 
 from __future__ import annotations
@@ -56,6 +65,41 @@ class Settlement:
     step_levels: int
     defender_points: int
     reasons: tuple[Reason, ...]
+    stopped_at: int | None = None
+    match_points: tuple[int, int, int, int] | None = None
+
+
+MATCH_POINTS_PER_LEVEL = 3  # seed 002 胜负结算: 每升一級本方兩玩家各加3分
+
+
+def mandatory_stop(rules: Rules, level: int, as_dealer: bool) -> int | None:
+    """The mandatory level a side at ``level`` cannot climb past (docs/rules.md §8), or None.
+
+    The dealer's side playing a mandatory level may pass it, so its climb stops at
+    the next one above; the defenders stop at the first one at or above their level.
+
+    >>> from engine.rules import rules_from_json
+    >>> rules = rules_from_json({"mandatory_levels": ["5", "A"]})
+    >>> [RANKS[x] if x is not None else None for x in
+    ...  (mandatory_stop(rules, 1, False), mandatory_stop(rules, 3, True), mandatory_stop(rules, 3, False))]
+    ['5', 'A', '5']
+    """
+    stops = [m for m in rules.mandatory_levels if m > level or (m == level and not as_dealer)]
+    return min(stops) if stops else None
+
+
+def seat_match_points(rules: Rules, team: int, levels_gained: int) -> tuple[int, int, int, int] | None:
+    """Match points by seat for ``team`` gaining ``levels_gained`` (None: ``match_points`` none).
+
+    >>> from engine.rules import preset
+    >>> seat_match_points(preset("four-deck-cgc"), 1, 2)  # seed 002: 每升一級 +3 / −3
+    (-6, 6, -6, 6)
+    """
+    if rules.match_points == "none":
+        return None
+    won = MATCH_POINTS_PER_LEVEL * levels_gained
+    by_seat = [won if seat % 2 == team else -won for seat in range(4)]
+    return by_seat[0], by_seat[1], by_seat[2], by_seat[3]
 
 
 def levels_for(table: LevelTable, points: int) -> tuple[Band, int]:
@@ -127,11 +171,16 @@ def settle(rules: Rules, dealer: int, defender_points: int, levels: Sequence[int
         outcome, team, next_dealer = DEALER_KEEPS, dealer_team, (dealer + 2) % 4
     else:
         outcome, team, next_dealer = DEFENDERS_TAKE_OVER, 1 - dealer_team, (dealer + 1) % 4
+    table_gained = gained
+    stop = mandatory_stop(rules, levels[team], outcome == DEALER_KEEPS)
+    stopped_at = None
+    if stop is not None and levels[team] + gained > stop:
+        stopped_at, gained = stop, stop - levels[team]
     reached = levels[team] + gained
     game_won = reached > ACE
     new_levels = [levels[0], levels[1]]
     new_levels[team] = min(reached, ACE)
-    step_levels = gained - band.levels
+    step_levels = table_gained - band.levels
 
     where, where_zh = _band_text(band)
     side_en = "the dealer side" if band.side == "dealer" else "the defenders"
@@ -152,6 +201,33 @@ def settle(rules: Rules, dealer: int, defender_points: int, levels: Sequence[int
             f"抓分方得 {defender_points} 分：{where_zh}，{side_zh}升 {band.levels} 级{step_zh}；{deal_zh}",
         )
     ]
+    if stopped_at is not None:
+        mandatory = RANKS[stopped_at]
+        reasons.append(
+            Reason(
+                "settle.mandatory_stop",
+                f"team {TEAM_NAMES[team]} stops at {mandatory}: {mandatory} must be played (a mandatory level, "
+                f"passed only by winning as the dealer's side while playing it), so it climbs {gained} of the "
+                f"{table_gained} level{'s' if table_gained != 1 else ''}",
+                f"{TEAM_NAMES[team]} 队升到 {mandatory} 为止：{mandatory} 必打（须作为庄家方打过），"
+                f"{table_gained} 级中只升 {gained} 级",
+            )
+        )
+    points = seat_match_points(rules, team, gained)
+    if points is not None:
+        each = MATCH_POINTS_PER_LEVEL * gained
+        reasons.append(
+            Reason(
+                "settle.match_points",
+                f"match points: each player of team {TEAM_NAMES[team]} +{each}, each opponent −{each} "
+                f"({MATCH_POINTS_PER_LEVEL} per level gained)"
+                if gained
+                else "match points: a takeover with no level gained scores nothing",
+                f"比赛分：{TEAM_NAMES[team]} 队每人 +{each}，对方每人 −{each}（每升一级 {MATCH_POINTS_PER_LEVEL} 分）"
+                if gained
+                else "比赛分：仅是下庄，双方均不得分",
+            )
+        )
     if game_won:
         reasons.append(
             Reason(
@@ -163,4 +239,5 @@ def settle(rules: Rules, dealer: int, defender_points: int, levels: Sequence[int
     return Settlement(
         outcome, team, gained, (new_levels[0], new_levels[1]), next_dealer, game_won, band,
         table.step if band.end is None else None, step_levels, defender_points, tuple(reasons),
+        stopped_at, points,
     )

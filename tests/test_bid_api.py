@@ -150,7 +150,7 @@ def test_resolve_sequence(api: Any) -> None:
     ],
 )
 def test_resolve_fallbacks(api: Any, rules: str, kitty: list[str] | None, suit: str | None, code: str) -> None:
-    request: dict[str, Any] = {"rules": rules, "trump": {"level": "10"}, "bids": []}
+    request: dict[str, Any] = {"rules": rules, "trump": {"level": "10"}, "bids": [], "first_hand": False}
     if kitty is not None:
         request["kitty"] = kitty
     body = api.post("/v1/bid/resolve", request).get_json()
@@ -164,8 +164,12 @@ def test_resolve_fallbacks(api: Any, rules: str, kitty: list[str] | None, suit: 
     ("request_body", "pointers"),
     [
         # kitty_first_card with nobody bidding needs the kitty
-        ({"rules": "four-deck-cgc", "trump": {"level": "10"}, "bids": []}, ["/kitty"]),
-        ({"rules": "four-deck-cgc", "trump": {"level": "10"}, "bids": [], "kitty": None}, ["/kitty"]),
+        ({"rules": "four-deck-cgc", "trump": {"level": "10"}, "bids": [], "first_hand": False}, ["/kitty"]),
+        ({"rules": "four-deck-cgc", "trump": {"level": "10"}, "bids": [], "kitty": None, "first_hand": False},
+         ["/kitty"]),
+        # seed 002 "若是第一局無人亮主則重新發牌": whether this is the first hand must be said
+        ({"rules": "four-deck-cgc", "trump": {"level": "10"}, "bids": []}, ["/first_hand"]),
+        ({"rules": "four-deck-cgc", "trump": {"level": "10"}, "bids": [], "first_hand": "yes"}, ["/first_hand"]),
         ({"rules": "four-deck-cgc", "trump": {"level": "10"}, "bids": [], "kitty": ["3S"]}, ["/kitty"]),
         ({"rules": "two-deck", "trump": {"level": "10"}, "bids": [], "kitty": ["3S"] * 8}, ["/kitty/2"]),
         ({"trump": {"level": "10"}, "bids": [{"seat": 0, "cards": ["9H"]}, {"seat": 1, "cards": ["10H", "SJ"]}]},
@@ -188,7 +192,8 @@ def test_resolve_bad_input(api: Any, request_body: dict[str, Any], pointers: lis
 def test_every_preset_bids_end_to_end(api: Any, name: str) -> None:
     r = preset(name)
     kitty = (["3S", "4S", "5S", "6S", "7S", "8S", "9S", "JS"][: r.kitty_size]) or None
-    request: dict[str, Any] = {"rules": name, "trump": {"level": "10"}, "bids": [{"seat": 0, "cards": ["10H"]}]}
+    request: dict[str, Any] = {"rules": name, "trump": {"level": "10"}, "bids": [{"seat": 0, "cards": ["10H"]}],
+                               "first_hand": False}
     if kitty:
         request["kitty"] = kitty
     body = api.post("/v1/bid/resolve", request).get_json()

@@ -64,12 +64,15 @@ def test_ladder_by_deck_count(decks: int) -> None:
     assert [s.rank for s in ladder(r)] == list(range(1, len(LADDERS[decks]) + 1))
 
 
-def test_ladder_cgc_splits_pairs_by_suit_and_needs_four_jokers() -> None:
-    # seed 002 抄底牌條件 (D < C < H < S at equal count) and 亮主 "亮無主只能是四張王才能亮"
+def test_ladder_cgc_splits_pairs_by_suit_and_has_the_overturn_joker_steps() -> None:
+    # seed 002 抄底牌條件 (D < C < H < S at equal count) and 叫牌花色 "單張3，對3，對王，三張3，
+    # 三張王，四張3，四張王": joker pairs and triples are on the ladder (to overturn only)
     assert [s.name_zh for s in ladder(preset("four-deck-cgc"))] == [
         "单张级牌",
         "两张方块级牌", "两张梅花级牌", "两张红桃级牌", "两张黑桃级牌",
+        "两张小王", "两张大王",
         "三张方块级牌", "三张梅花级牌", "三张红桃级牌", "三张黑桃级牌",
+        "三张小王", "三张大王",
         "四张方块级牌", "四张梅花级牌", "四张红桃级牌", "四张黑桃级牌",
         "四张小王", "四张大王",
     ]
@@ -137,11 +140,24 @@ def test_every_ladder_step(decks: int, index: int) -> None:
         ({"self_reinforce": False}, bid(0, "10H"), bid(1, "10H 10H"), True, "bid.outbids"),
         # no_trump_bid_min_jokers (seed 002 "亮無主只能是四張王才能亮"; otherwise two)
         ({"no_trump_bid_min_jokers": 2}, bid(0, "10H"), bid(1, "SJ SJ"), True, "bid.overturns"),
-        ({"no_trump_bid_min_jokers": 4}, bid(0, "10H"), bid(1, "SJ SJ"), False, "bid.too_few_jokers"),
-        ({"no_trump_bid_min_jokers": 4}, bid(0, "10H"), bid(1, "BJ BJ BJ"), False, "bid.too_few_jokers"),
+        ({"no_trump_bid_min_jokers": 4, "no_trump_overturn_min_jokers": 4}, bid(0, "10H"), bid(1, "SJ SJ"),
+         False, "bid.too_few_jokers"),
+        ({"no_trump_bid_min_jokers": 4, "no_trump_overturn_min_jokers": 4}, bid(0, "10H"), bid(1, "BJ BJ BJ"),
+         False, "bid.too_few_jokers"),
         ({"no_trump_bid_min_jokers": 4}, bid(0, "10H 10H 10H 10H"), bid(1, "SJ SJ SJ SJ"), True, "bid.overturns"),
-        ({"no_trump_bid_min_jokers": 3}, bid(0, "10H 10H"), bid(1, "BJ BJ"), False, "bid.too_few_jokers"),
+        ({"no_trump_bid_min_jokers": 3, "no_trump_overturn_min_jokers": 3}, bid(0, "10H 10H"), bid(1, "BJ BJ"),
+         False, "bid.too_few_jokers"),
         ({"no_trump_bid_min_jokers": 3}, bid(0, "10H 10H"), bid(1, "BJ BJ BJ"), True, "bid.overturns"),
+        # no_trump_overturn_min_jokers (seed 002 叫牌花色 "單張3，對3，對王，三張3，三張王，四張3，四張王，
+        # （同級別大王>小王）"): a joker pair or triple overturns to no-trump though opening needs four
+        ({"no_trump_bid_min_jokers": 4}, bid(0, "10H"), bid(1, "SJ SJ"), True, "bid.overturns"),
+        ({"no_trump_bid_min_jokers": 4}, bid(0, "10H 10H"), bid(1, "BJ BJ"), True, "bid.overturns"),
+        ({"no_trump_bid_min_jokers": 4}, bid(0, "10H 10H 10H"), bid(1, "BJ BJ"), False, "bid.weaker"),
+        ({"no_trump_bid_min_jokers": 4}, bid(0, "10H 10H 10H"), bid(1, "SJ SJ SJ"), True, "bid.overturns"),
+        ({"no_trump_bid_min_jokers": 4}, bid(0, "SJ SJ SJ"), bid(1, "BJ BJ BJ"), True, "bid.outbids"),
+        ({"no_trump_bid_min_jokers": 4}, bid(0, "BJ BJ BJ"), bid(1, "10S 10S 10S 10S"), True, "bid.overturns"),
+        ({"no_trump_bid_min_jokers": 4, "no_trump_overturn_min_jokers": 3}, bid(0, "10H"), bid(1, "SJ SJ"),
+         False, "bid.too_few_jokers"),
         # bid_suit_precedence (seed 002 抄底牌條件: 對方塊10 < 對梅花10 < 對紅桃10 < 對黑桃10)
         ({"bid_suit_precedence": True}, bid(0, "10D 10D"), bid(1, "10S 10S"), True, "bid.overturns"),
         ({"bid_suit_precedence": False}, bid(0, "10D 10D"), bid(1, "10S 10S"), False, "bid.equal_strength"),
@@ -266,20 +282,23 @@ def test_seed_002_chaodi_order_playing_10() -> None:
 
 
 def test_seed_002_cgc_no_trump_only_with_four_jokers_big_over_small() -> None:
-    # seed 002 亮主 "亮無主只能是四張王才能亮"; 叫牌花色 (打3) "同級別大王>小王"
+    # seed 002 亮主 "亮無主只能是四張王才能亮" (no opening with jokers short of four), yet its
+    # overturn ladder 叫牌花色 (打3) "單張3，對3，對王，三張3，三張王，四張3，四張王，（同級別大王>小王）"
     r = preset("four-deck-cgc")
     three = parse_rank("3")
     result = _sequence(
         r,
-        [bid(0, "3S"), bid(1, "3D 3D"), bid(2, "SJ SJ"), bid(3, "BJ BJ BJ"), bid(2, "3H 3H 3H"),
-         bid(3, "3C 3C 3C 3C"), bid(2, "SJ SJ SJ SJ"), bid(3, "BJ BJ BJ BJ")],
+        [bid(0, "SJ SJ"), bid(0, "3S"), bid(1, "3D 3D"), bid(0, "SJ SJ"), bid(3, "BJ BJ"), bid(1, "3H 3H 3H"),
+         bid(0, "SJ SJ SJ"), bid(3, "BJ BJ BJ"), bid(1, "3C 3C 3C 3C"), bid(0, "SJ SJ SJ SJ"),
+         bid(3, "BJ BJ BJ BJ")],
         three,
     )
     assert [s.reason.code for s in result.steps] == [
-        "bid.opens", "bid.overturns", "bid.too_few_jokers", "bid.too_few_jokers",
-        "bid.overturns", "bid.overturns", "bid.overturns", "bid.outbids",
+        "bid.too_few_jokers", "bid.opens", "bid.overturns", "bid.overturns", "bid.outbids", "bid.overturns",
+        "bid.overturns", "bid.outbids", "bid.overturns", "bid.overturns", "bid.outbids",
     ]
-    assert result.first_invalid == 2 and result.trump == Trump(three, None)
+    assert "may only overturn" in result.steps[0].reason.en and "只能用来反主" in result.steps[0].reason.zh
+    assert result.first_invalid == 0 and result.trump == Trump(three, None)
     weaker = judge(r, bid(1, "BJ BJ BJ BJ"), bid(0, "SJ SJ SJ SJ"), three)
     assert weaker.reason.code == "bid.weaker"
 
@@ -325,7 +344,7 @@ def test_no_bid_fallback(
 ) -> None:
     r = rules(name, **overrides)
     for seq in ([], [bid(0, "SJ")]):  # nobody bid, or nobody bid validly
-        result = resolve_bids(r, TEN, seq, None if kitty is None else cards(kitty))
+        result = resolve_bids(r, TEN, seq, None if kitty is None else cards(kitty), first_hand=False)
         assert result.standing is None
         assert result.trump == Trump(TEN, trump_suit)
         assert result.fallback == r.no_bid_fallback
@@ -344,7 +363,7 @@ def test_fallback_unused_when_a_bid_stands() -> None:
 )
 def test_kitty_first_card_without_a_kitty_is_invalid_input(name: str, overrides: dict[str, object]) -> None:
     with pytest.raises(InvalidInput) as info:
-        resolve_bids(rules(name, **overrides), TEN, [bid(0, "SJ")])
+        resolve_bids(rules(name, **overrides), TEN, [bid(0, "SJ")], first_hand=False)
     assert [p.path for p in info.value.problems] == [("kitty",)]
     assert "kitty_first_card" in info.value.problems[0].message
 
@@ -378,7 +397,7 @@ def test_kitty_of_the_wrong_size_is_invalid_input() -> None:
         ("two-deck", None, Bid(0, ()), [("bid", "cards")]),
         # a standing bid that could not stand
         ("two-deck", bid(1, "SJ"), bid(0, "10S"), [("standing", "cards")]),
-        ("four-deck-cgc", bid(1, "SJ SJ"), bid(0, "10S 10S 10S"), [("standing", "cards")]),
+        ("four-deck-cgc", bid(1, "BJ"), bid(0, "10S 10S 10S"), [("standing", "cards")]),
     ],
 )
 def test_not_a_bid_is_invalid_input(name: str, standing: Bid | None, new: Bid, paths: list[tuple]) -> None:
@@ -443,7 +462,7 @@ def _bid_sequences(draw: st.DrawFn) -> tuple[str, list[Bid]]:
 def test_resolve_agrees_with_judge_and_strength_only_rises(case: tuple[str, list[Bid]]) -> None:
     name, seq = case
     r = preset(name)
-    result = resolve_bids(r, TEN, seq, cards("3S 4S 5S 6S 7S 8S 9S JS")[: r.kitty_size] or None)
+    result = resolve_bids(r, TEN, seq, cards("3S 4S 5S 6S 7S 8S 9S JS")[: r.kitty_size] or None, first_hand=False)
     standing = None
     ranks = []
     for new, step in zip(seq, result.steps, strict=True):

@@ -8,7 +8,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.bidding import _check_cards, _step_of, declared_trump, ladder, step_name, step_name_zh, strength
+from engine.bidding import (
+    _step_of,
+    check_bid_cards,
+    declared_trump,
+    ladder,
+    step_name,
+    step_name_zh,
+    strength,
+)
 from engine.cards import JOKERS, KINDS, rank_of, suit_of
 from engine.rules import PRESET_VALUES, preset, rules_from_json
 from engine.trump import Trump
@@ -63,6 +71,6 @@ def test_check_cards_short_cut_agrees_with_the_full_checks(rules, level: int, da
     card = st.one_of(st.sampled_from(near), st.integers(0, KINDS - 1))
     same = st.builds(lambda c, n: (c,) * n, card, st.integers(0, 6))
     cards = data.draw(st.one_of(same, st.lists(card, max_size=6).map(tuple)))
-    problems = _check_cards(rules, level, cards, ("bids", 0, "cards"))
+    problems = check_bid_cards(rules, level, cards, ("bids", 0, "cards"))
     assert bool(problems) == _problems_card_by_card(rules, level, cards)
     assert all(p.path[:3] == ("bids", 0, "cards") for p in problems)

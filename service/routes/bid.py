@@ -1,4 +1,5 @@
-"""``POST /v1/bid`` and ``POST /v1/bid/resolve``: bidding 亮主 / 反主 (docs/rules.md §9)."""
+"""``POST /v1/bid`` and ``POST /v1/bid/resolve``: bidding 亮主 / 反主, and frying the
+kitty 炒底 after it (docs/rules.md §9)."""
 
 from __future__ import annotations
 
@@ -7,15 +8,19 @@ from typing import Any
 from marshmallow import Schema, ValidationError, fields, validate
 
 from engine.bidding import Bid, BidVerdict, judge_bid, resolve_bids
+from engine.cards import SUITS
+from engine.errors import InvalidInput, Problem
+from engine.fry import NO_TRUMP, Fry, FrySequence, fry_dealer, judge_fries
 from engine.trump import Trump
 from service.api import json_response, language, load, reason_json, v1
 from service.errors import coded, register_message
-from service.fields import CardsField, Record, RulesField, SeatField, TrumpField
+from service.fields import CardsField, Record, RulesField, SeatField, StrictBoolean, TrumpField
 from service.metrics import count_verdict
 from service.render import cards_json
 
 MAX_BID_CARDS = 8  # a bid shows at most 4 copies; a few more still get a copies message
 MAX_BIDS = 100
+NAMES = (*SUITS, "NT")  # what four jokers may name when frying: a suit, or no-trump
 
 
 class BidTrumpField(TrumpField):
@@ -43,6 +48,21 @@ def make_bid(data: dict[str, Any]) -> Bid:
     return Bid(data["seat"], tuple(data["cards"]))
 
 
+class FrySchema(Schema):
+    seat = SeatField(required=True)
+    cards = CardsField(required=True, max_cards=MAX_BID_CARDS)
+    names = fields.String(
+        load_default=None,
+        validate=validate.OneOf(NAMES, error=register_message("names is S, H, C, D or NT (no-trump)", "invalid_value")),
+    )
+
+
+def make_fry(data: dict[str, Any]) -> Fry:
+    names = data["names"]
+    named = None if names is None else NO_TRUMP if names == "NT" else SUITS.index(names)
+    return Fry(data["seat"], tuple(data["cards"]), named)
+
+
 class BidRequest(Schema):
     rules = RulesField()
     trump = BidTrumpField(required=True)
@@ -58,6 +78,12 @@ class ResolveRequest(Schema):
         validate=validate.Length(max=MAX_BIDS, error=register_message(f"at most {MAX_BIDS} bids", "too_many_items", max=MAX_BIDS)),
     )
     kitty = CardsField(load_default=None, allow_none=True)
+    first_hand = StrictBoolean(load_default=None, allow_none=True)
+    dealer = SeatField(load_default=None, allow_none=True)
+    fries = fields.List(
+        Record(FrySchema, make_fry), load_default=None, allow_none=True,
+        validate=validate.Length(max=MAX_BIDS, error=register_message(f"at most {MAX_BIDS} fries", "too_many_items", max=MAX_BIDS)),
+    )
 
 
 _bid_schema = BidRequest()
@@ -108,7 +134,18 @@ def post_bid_resolve() -> Any:
     body = load(_resolve_schema)
     lang = language()
     kitty = body["kitty"]
-    seq = resolve_bids(body["rules"], body["trump"], body["bids"], kitty)
+    rules, level = body["rules"], body["trump"]
+    seq = resolve_bids(rules, level, body["bids"], kitty, body["first_hand"])
+    fries = body["fries"]
+    fried = None
+    if fries is not None:
+        if seq.trump is None:
+            raise InvalidInput(
+                Problem(("fries",), "nobody bid in the first hand: the cards are dealt again, so nobody fries",
+                        code="inconsistent_input")
+            )
+        dealer = fry_dealer(seq.standing, body["dealer"], body["first_hand"])
+        fried = judge_fries(rules, level, dealer, seq.standing, seq.trump, fries)
     first = None
     if seq.first_invalid is not None:
         step = seq.steps[seq.first_invalid]
@@ -125,9 +162,36 @@ def post_bid_resolve() -> Any:
             "steps": steps,
             "first_invalid": first,
             "standing": shown[id(standing)] if standing is not None and id(standing) in shown else _bid_json(standing),
-            "trump": seq.trump.as_json(),
+            "trump": _trump_json(seq.trump if fried is None else fried.trump),
             "fallback": seq.fallback,
-            "reasons": [reason_json(seq.reason, lang)],
+            "redeal": seq.redeal,
+            "fry": None if fried is None else _fry_json(fried, lang),
+            "reasons": [reason_json(seq.reason, lang)] + ([] if fried is None else [reason_json(fried.reason, lang)]),
         },
         lang,
     )
+
+
+def _fry_json(seq: FrySequence, lang: str) -> dict[str, Any]:
+    """A judged fry sequence as docs/api.md shows it."""
+    names: dict[int | None, str | None] = {None: None, NO_TRUMP: "NT", **dict(enumerate(SUITS))}
+    steps = [
+        {
+            "seat": v.fry.seat,
+            "cards": cards_json(v.fry.cards),
+            "names": names[v.fry.names],
+            "valid": v.valid,
+            "reasons": [reason_json(v.reason, lang)],
+            "strength": None if v.step is None else v.step.as_json(lang),
+            "kitty_holder": v.kitty_holder,
+            "trump": v.trump.as_json(),
+        }
+        for v in seq.steps
+    ]
+    return {
+        "steps": steps,
+        "kitty_holder": seq.kitty_holder,
+        "standing": None if seq.declarer is None else {"seat": seq.declarer, "cards": cards_json(seq.declaration)},
+        "trump": seq.trump.as_json(),
+        "reasons": [reason_json(seq.reason, lang)],
+    }

@@ -22,7 +22,7 @@ from service.fields import (
 from service.limits import MAX_TRICKS
 from service.metrics import count_verdict
 from service.routes.kitty import kitty_json
-from service.routes.settle import LevelsField, settle_json
+from service.routes.settle import LevelsField, seat_points_json, settle_json
 from service.routes.throw import penalty_json, throw_json
 from service.routes.trick import play_json
 
@@ -89,6 +89,7 @@ def hand_json(audit: HandAudit, lang: str) -> dict[str, Any]:
         "defender_points": audit.defender_points,
         "kitty": None if audit.kitty is None else kitty_json(audit.kitty, lang),
         "settle": None if audit.settlement is None else settle_json(audit.settlement, lang),
+        "match_points": seat_points_json(audit.match_points),
         "first_violation": None if first is None else violation_json(first, lang),
         "violations": [violation_json(v, lang) for v in audit.violations],
     }

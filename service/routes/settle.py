@@ -86,8 +86,15 @@ def settle_json(result: Settlement, lang: str) -> dict[str, Any]:
             "step_levels": result.step_levels,
         },
         "defender_points": result.defender_points,
+        "stopped_at": None if result.stopped_at is None else RANKS[result.stopped_at],
+        "match_points": seat_points_json(result.match_points),
         "reasons": reasons_json(result.reasons, lang),
     }
+
+
+def seat_points_json(points: tuple[int, ...] | None) -> dict[str, int] | None:
+    """Match points by seat, ``{"0": 6, "1": -6, ...}`` (seat keys as in ``hands``), or None."""
+    return None if points is None else {str(seat): p for seat, p in enumerate(points)}
 
 
 @v1.post("/settle")
