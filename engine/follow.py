@@ -66,7 +66,6 @@ from engine.records import quick_init
 from engine.rules import Rules
 from engine.shapes import (
     FormPlan,
-    Layout,
     Placed,
     Shape,
     describe_pieces,
@@ -75,10 +74,10 @@ from engine.shapes import (
     form_plan,
     form_planned,
     in_hand,
-    layout,
     placed_cards,
     within_copies,
 )
+from engine.suit import SuitView, suit_view
 from engine.trump import SUIT_LABELS, TrumpOrder
 from engine.units import Unit, decompose, mixed_suit_problems, unit_shapes
 from engine.words import suit_name
@@ -300,7 +299,7 @@ def _generic_structure_of(
 
 
 def first_step(
-    lay: Layout, counts: tuple[int, ...], ladder: PatternList, protect: bool = False
+    lay: SuitView, counts: tuple[int, ...], ladder: PatternList, protect: bool = False
 ) -> tuple[int, tuple[Placed, ...]]:
     """Index (0-based) of the first step of ``ladder`` that ``counts`` can form,
     and one way to form it."""
@@ -314,7 +313,7 @@ def first_step(
 
 @lru_cache(maxsize=1024)
 def _first_step(
-    lay: Layout, counts: tuple[int, ...], patterns: str, lead: Shape, protect: bool
+    lay: SuitView, counts: tuple[int, ...], patterns: str, lead: Shape, protect: bool
 ) -> tuple[int, tuple[Placed, ...]]:
     """``first_step`` on the seed list of ``patterns`` for a lead of shape
     ``lead``, cached (keyed by names: hashing a whole list costs more)."""
@@ -387,7 +386,7 @@ class FollowLead:
     its units, its effective suit's layout and its form (``_LedForm``)."""
 
     units: tuple[Unit, ...]
-    lay: Layout
+    lay: SuitView
     form: _LedForm
 
 
@@ -396,7 +395,7 @@ def _led(order: TrumpOrder, lead_key: tuple[int, ...], follow_patterns: str) -> 
     """The ``FollowLead`` of the lead's sorted cards ``lead_key`` (checked by the caller)."""
     units = decompose(lead_key, order)
     suit = units[0].suit
-    return FollowLead(units, layout(order, suit), _led_form(unit_shapes(units), suit, follow_patterns))
+    return FollowLead(units, suit_view(order, suit), _led_form(unit_shapes(units), suit, follow_patterns))
 
 
 def follow_lead(order: TrumpOrder, lead_key: tuple[int, ...], rules: Rules) -> FollowLead:
@@ -419,7 +418,7 @@ low), and the owed structure's ``_vector`` under the generic rule."""
 
 @lru_cache(maxsize=512)
 def _obligation_for(
-    form: _LedForm, lay: Layout, counts: tuple[int, ...], follow_draw: str, protect: bool
+    form: _LedForm, lay: SuitView, counts: tuple[int, ...], follow_draw: str, protect: bool
 ) -> Obligation:
     """What a hand holding ``counts`` of the led suit (laid out by ``lay``) owes a
     lead of ``form`` (cached for a repeated hand: hands vary, so a small cache)."""
@@ -661,7 +660,7 @@ def _vector(s: Structure) -> Vector:
 def suit_counts(cards: Sequence[int], order: TrumpOrder, suit: int) -> tuple[int, ...]:
     """Count vector of the cards of ``suit`` among ``cards`` (for callers
     that score hands themselves, e.g. the oracle tests)."""
-    lay = layout(order, suit)
+    lay = suit_view(order, suit)
     return lay.counts(c for c in cards if order.suit[c] == suit)
 
 

@@ -39,14 +39,12 @@ from engine.reasons import Reason
 from engine.records import ValueCache, quick_init
 from engine.rules import Rules
 from engine.shapes import (
-    Layout,
     Shape,
     describe_pieces,
     in_hand,
-    layout,
-    spots,
     within_copies,
 )
+from engine.suit import SuitView, suit_view
 from engine.trump import TRUMP, TrumpOrder
 from engine.units import Unit, decompose, mixed_suit_problems, unit_shapes
 from engine.words import suit_name
@@ -116,7 +114,7 @@ def _single(card: int, power: int, suit: int) -> Unit:
     return Unit(1, 1, (card,), power, suit)
 
 
-def _unit(lay: Layout, shape: Shape, at: tuple[int, ...], rank: int) -> Unit:
+def _unit(lay: SuitView, shape: Shape, at: tuple[int, ...], rank: int) -> Unit:
     """The unit of ``shape`` placed at the layout's kinds ``at`` (low → high)."""
     kinds = [lay.kinds[i] for i in reversed(at)]
     cards = tuple([k for k in kinds for _ in range(shape.width)])
@@ -168,7 +166,7 @@ def _search(
     slots = [i for i, (width, _) in enumerate(shapes) if width > 1]
     if not slots:  # a lead of singles: every card serves, strongest first
         return (_singles(cards, [power[k] for k in cards], suit, bonus),)
-    lay = layout(order, suit)
+    lay = suit_view(order, suit)
     counts = lay.counts(cards)
     singles = [i for i, (width, _) in enumerate(shapes) if width == 1]
     found: list[Arrangement] = []
@@ -196,7 +194,7 @@ def _search(
         i = slots[k]
         same_as_previous = k > 0 and shapes[slots[k - 1]] == shapes[i]
         for shape in _serving(shapes[i][0], shapes[i][1], wider, decks):
-            for at, rank in spots(lay, vec, shape):
+            for at, rank in lay.spots(vec, shape.width, shape.length):
                 mark = (shape, at)
                 if same_as_previous and bound is not None and mark > bound:  # type: ignore[operator]
                     continue
