@@ -32,13 +32,14 @@ from functools import lru_cache
 
 from engine.cards import check_copies, total_points
 from engine.errors import InvalidInput, Problem
+from engine.lead import lead_of
 from engine.reasons import Reason
 from engine.records import quick_init
 from engine.rules import Rules
 from engine.shapes import within_copies
 from engine.trick import trick_winner_and_lead
 from engine.trump import TRUMP, Trump, TrumpOrder, trump_order
-from engine.units import Unit, decompose
+from engine.units import Unit
 from engine.words import unit_name
 
 DEFENDERS = "defenders"
@@ -167,6 +168,7 @@ def kitty_multiplier(
 
     >>> from engine.rules import preset
     >>> from engine.cards import parse_card
+    >>> from engine.units import decompose
     >>> order = trump_order(Trump(0, 1), preset("two-deck"))
     >>> lead = decompose([parse_card(c) for c in "4S 4S 5S 5S".split()], order)
     >>> kitty_multiplier(lead, preset("two-deck"), False)[0]
@@ -355,7 +357,7 @@ def _verdict(
         )
 
     if units is None:
-        units = decompose(last_lead, order)
+        units = lead_of(tuple(sorted(last_lead)), order, rules.follow_patterns).units
     kitty_pts = total_points(kitty)
     winner_side = side_of(winner, dealer)
     multiplier, unit, reasons = kitty_multiplier(units, rules, bool(trumps))

@@ -30,12 +30,13 @@ from itertools import chain
 
 from engine.cards import KINDS, card_str, check_copies
 from engine.errors import InvalidInput, Problem
+from engine.lead import lead_of
 from engine.reasons import Reason
 from engine.records import quick_init
 from engine.rules import Rules
 from engine.suit import NO_RANK, SuitView, suit_view
 from engine.trump import TrumpOrder
-from engine.units import Unit, decompose, mixed_suit_problems
+from engine.units import Unit, mixed_suit_problems
 from engine.words import cards_text, shape_name, suit_name, unit_name
 
 SEATS = 4
@@ -413,7 +414,7 @@ def judge_checked_throw(
 ) -> ThrowVerdict:
     """``judge_throw`` on input that passes its checks, the lead of effective
     ``suit`` (``engine.audit`` checks every lead against the hands itself)."""
-    units = decompose(lead, order)
+    units = lead_of(tuple(sorted(lead)), order, rules.follow_patterns).units
     if len(units) == 1:
         return ThrowVerdict(leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, _single_unit(units[0]))
     seats = [s for s in _AFTER[leader] if s in hands]

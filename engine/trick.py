@@ -34,20 +34,19 @@ from functools import lru_cache
 
 from engine.cards import card_str, check_copies, points
 from engine.errors import InvalidInput, Problem
-from engine.follow import FollowVerdict, follow_lead, judge_lead
+from engine.follow import FollowVerdict, judge_lead
+from engine.lead import LeadForm, LeadWords, largest, lead_of
 from engine.reasons import Reason
 from engine.records import ValueCache, quick_init
 from engine.rules import Rules
 from engine.shapes import (
     Shape,
-    describe_pieces,
     in_hand,
     within_copies,
 )
 from engine.suit import SuitView, suit_view
 from engine.trump import TRUMP, TrumpOrder
-from engine.units import Unit, decompose, mixed_suit_problems, unit_shapes
-from engine.words import suit_name
+from engine.units import Unit, mixed_suit_problems, unit_shapes
 
 ROLES = ("lead", "follow", "ruff", "discard")
 _POINTS = tuple(points(k) for k in range(54))
@@ -230,20 +229,6 @@ def _groups(arrangement: Arrangement, shapes: Sequence[tuple[int, int]]) -> tupl
     return tuple(tuple(sorted(groups[s], reverse=True)) for s in sorted(groups))
 
 
-def largest_slots(lead_units: Sequence[Unit]) -> tuple[int, ...]:
-    """The lead's largest shape (RULES §6 largest_unit): its tractors, else its
-    widest tuples, else its singles — as indices into ``lead_units``."""
-    return _largest(unit_shapes(lead_units))
-
-
-def _largest(shapes: Sequence[tuple[int, int]]) -> tuple[int, ...]:
-    """``largest_slots`` of units of ``shapes`` (width, length)."""
-    if any(length > 1 for _, length in shapes):
-        return tuple(i for i, (_, length) in enumerate(shapes) if length > 1)
-    widest = max(width for width, _ in shapes)
-    return tuple(i for i, (width, _) in enumerate(shapes) if width == widest)
-
-
 @quick_init
 @dataclass(frozen=True, slots=True)
 class Strength:
@@ -269,7 +254,7 @@ def strength(
     if not found:
         return None
     mode = rules.throw_comparison
-    return _strength(found, unit_shapes(units), largest_slots(units), _highest(cards, units[0].suit, order, mode), mode)
+    return _strength(found, unit_shapes(units), largest(unit_shapes(units)), _highest(cards, units[0].suit, order, mode), mode)
 
 
 def _highest(cards: Sequence[int], led: int, order: TrumpOrder, mode: str) -> tuple[int, int] | None:
@@ -332,6 +317,7 @@ def beats(
     >>> from engine.cards import parse_card as p
     >>> rules = preset("two-deck")
     >>> order = trump_order(Trump(8, 1), rules)   # playing 10, hearts trump (seed 000)
+    >>> from engine.units import decompose
     >>> cards = lambda s: [p(c) for c in s.split()]
     >>> lead = decompose(cards("5S 4S 4S"), order)
     >>> beats(cards("9H 7H 7H"), cards("5S 4S 4S"), lead, order, rules)
@@ -414,71 +400,6 @@ def _check(
         raise InvalidInput(problems)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class _LeadWords:
-    """The lead's words, built once per lead form (compared by identity: the
-    cache hands out one object per form, which keys the reason caches)."""
-
-    suit_en: str
-    suit_zh: str
-    shape_en: str
-    shape_zh: str
-
-
-@lru_cache(maxsize=256)
-def _lead_words(shapes: tuple[tuple[int, int], ...], suit: int) -> _LeadWords:
-    pieces = [Shape(width, length) for width, length in shapes if width > 1]
-    singles = sum(1 for width, _ in shapes if width == 1)
-    return _LeadWords(
-        suit_name(suit, "en"),
-        suit_name(suit, "zh"),
-        describe_pieces(pieces, singles, "en"),
-        describe_pieces(pieces, singles, "zh"),
-    )
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class _Form:
-    """What every play of a trick is measured against (RULES §4, §6), less the
-    lead's cards: the shapes (width, length) of the lead's units in
-    ``decompose``'s order, their effective suit, the slots of its largest shape,
-    whether it is a single unit (else a throw), whether it is all singles, and
-    its words.  One object per form (compared by identity), shared by every lead
-    of that form in every hand: a single, a pair of any suit's cards, …"""
-
-    shapes: tuple[tuple[int, int], ...]
-    suit: int
-    largest: tuple[int, ...]
-    single: bool
-    tractors: bool  # has a tractor
-    singles: bool  # all singles
-    words: _LeadWords
-
-
-@lru_cache(maxsize=256)
-def _form(shapes: tuple[tuple[int, int], ...], suit: int) -> _Form:
-    return _Form(
-        shapes, suit, _largest(shapes), len(shapes) == 1, any(length > 1 for _, length in shapes),
-        all(width == 1 for width, _ in shapes), _lead_words(shapes, suit),
-    )
-
-
-@quick_init
-@dataclass(frozen=True, slots=True, eq=False)
-class _Lead:
-    """The lead's units (``decompose``) and its ``_Form``."""
-
-    units: tuple[Unit, ...]
-    form: _Form
-
-
-@lru_cache(maxsize=1024)
-def _lead(key: tuple[int, ...], order: TrumpOrder) -> _Lead:
-    """The ``_Lead`` of the lead's cards ``key`` (sorted; checked to be one suit)."""
-    units = decompose(key, order)
-    return _Lead(units, _form(unit_shapes(units), units[0].suit))
-
-
 @quick_init
 @dataclass(frozen=True, slots=True)
 class _Measure:
@@ -494,7 +415,7 @@ class _Measure:
 _UNMATCHED = _Measure((), None, None)
 
 
-def _measure(play: Sequence[int], form: _Form, order: TrumpOrder, rules: Rules) -> _Measure:
+def _measure(play: Sequence[int], form: LeadForm, order: TrumpOrder, rules: Rules) -> _Measure:
     """The play's ``_Measure`` against a lead of ``form``, cached by value: by the
     play and the lead's form (not its cards), and without a tractor in the lead
     by the play's powers and suit (not the whole order)."""
@@ -515,7 +436,7 @@ def _measure(play: Sequence[int], form: _Form, order: TrumpOrder, rules: Rules) 
 
 @lru_cache(maxsize=2048)
 def _arrangements(
-    cards: tuple[int, ...], form: _Form, order: TrumpOrder, wider: bool, decks: int, mode: str
+    cards: tuple[int, ...], form: LeadForm, order: TrumpOrder, wider: bool, decks: int, mode: str
 ) -> _Measure:
     """``_measure`` of sorted ``cards`` that ``_may_serve`` a lead of ``form``
     with a tractor (cached per play and lead form, not the lead's cards)."""
@@ -527,7 +448,7 @@ _TUPLE_ARRANGEMENTS: ValueCache[tuple[object, ...], _Measure] = ValueCache(2048)
 cards' powers, their effective suit and the comparison mode."""
 
 
-def _tuple_arrangements(cards: tuple[int, ...], form: _Form, order: TrumpOrder, mode: str) -> _Measure:
+def _tuple_arrangements(cards: tuple[int, ...], form: LeadForm, order: TrumpOrder, mode: str) -> _Measure:
     """``_measure`` of sorted ``cards`` that ``_may_serve`` a lead of tuples and
     singles, no tractor: each of its slots takes a tuple of its own width
     (``_serving``) wherever it lies in the order, so the result depends on the
@@ -536,7 +457,7 @@ def _tuple_arrangements(cards: tuple[int, ...], form: _Form, order: TrumpOrder, 
     return _searched(cards, form, order, False, 1, mode)
 
 
-def _searched(cards: tuple[int, ...], form: _Form, order: TrumpOrder, wider: bool, decks: int, mode: str) -> _Measure:
+def _searched(cards: tuple[int, ...], form: LeadForm, order: TrumpOrder, wider: bool, decks: int, mode: str) -> _Measure:
     """``_measure`` of sorted ``cards`` by ``_search``, uncached."""
     found = _search(cards, form.shapes, form.suit, order, wider, decks)
     if not found:
@@ -546,7 +467,7 @@ def _searched(cards: tuple[int, ...], form: _Form, order: TrumpOrder, wider: boo
 
 @lru_cache(maxsize=2048)
 def _single_arrangements(
-    cards: tuple[int, ...], form: _Form, powers: tuple[int, ...], suit: int, mode: str
+    cards: tuple[int, ...], form: LeadForm, powers: tuple[int, ...], suit: int, mode: str
 ) -> _Measure:
     """``_measure`` of sorted ``cards`` of effective suit ``suit`` and powers
     ``powers`` that ``_may_serve`` a lead of singles: nothing else of the order
@@ -558,13 +479,13 @@ def _single_arrangements(
 
 
 def _measured(
-    found: tuple[Arrangement, ...], form: _Form, highest: tuple[int, int] | None, mode: str
+    found: tuple[Arrangement, ...], form: LeadForm, highest: tuple[int, int] | None, mode: str
 ) -> _Measure:
     return _Measure(found, _strength(found, form.shapes, form.largest, highest, mode), _strongest(found, form.largest))
 
 
 def _contest(
-    plays: Sequence[Sequence[int]], form: _Form, order: TrumpOrder, rules: Rules
+    plays: Sequence[Sequence[int]], form: LeadForm, order: TrumpOrder, rules: Rules
 ) -> tuple[list[_Measure], list[bool], int]:
     """Who wins (RULES §6): the one code path that decides, for ``resolve_trick``
     and ``trick_winner`` alike, on input ``_check`` passed.
@@ -611,7 +532,7 @@ def trick_winner_and_lead(
     """``trick_winner`` and the lead's units (``decompose``), worked out on the
     way: for callers that need both (``engine.kitty.kitty_from_trick``)."""
     _check(leader, plays, order, rules, None, copies)
-    lead = _lead(tuple(sorted(plays[0])), order)
+    lead = lead_of(tuple(sorted(plays[0])), order, rules.follow_patterns)
     return (leader + _contest(plays, lead.form, order, rules)[2]) % 4, lead.units
 
 
@@ -630,7 +551,7 @@ def _role(i: int, play: Sequence[int], led: int, matched: bool, suit_of: tuple[i
 
 @lru_cache(maxsize=4096)
 def _play_reasons(
-    role: str, words: _LeadWords, throw: bool, seat: int, matched: bool, won: bool, best_seat: int, mode: str
+    role: str, words: LeadWords, throw: bool, seat: int, matched: bool, won: bool, best_seat: int, mode: str
 ) -> tuple[Reason, ...]:
     """A play's reasons in the trick: its role and, for a follow or a ruff, how
     it compared with the best play so far (cached by value: a few dozen per lead form)."""
@@ -640,7 +561,7 @@ def _play_reasons(
     return (role_reason,)
 
 
-def _role_reason(role: str, words: _LeadWords, throw: bool, seat: int) -> Reason:
+def _role_reason(role: str, words: LeadWords, throw: bool, seat: int) -> Reason:
     """The reason for a play's role."""
     if role == "lead":
         return Reason(
@@ -677,7 +598,7 @@ _HOW = {
 }
 
 
-def _compare_reason(matched: bool, won: bool, best_seat: int, words: _LeadWords, mode: str) -> Reason:
+def _compare_reason(matched: bool, won: bool, best_seat: int, words: LeadWords, mode: str) -> Reason:
     """How a follow or ruff compared with the best play so far."""
     how = _HOW[mode]
     if not matched:
@@ -749,14 +670,13 @@ def resolve_checked(
     leader a seat, four plays of the lead's size from the hands, the lead of
     one suit, no more copies than decks), so it does not pay for them twice."""
     lead_key = tuple(sorted(plays[0]))
-    lead = _lead(lead_key, order)
+    lead = lead_of(lead_key, order, rules.follow_patterns)
     form = lead.form
     measures, won, best = _contest(plays, form, order, rules)
     led, words, single = form.suit, form.words, form.single
     throw = not single
     mode = "largest_unit" if single else rules.throw_comparison
     suit_of = order.suit
-    judged = follow_lead(order, lead_key, rules) if hands is not None and len(plays) > 1 else None
     best_so_far = leader  # the seat of the best play before the current one
     verdicts: list[PlayVerdict] = []
     for i, play in enumerate(plays):
@@ -774,8 +694,7 @@ def resolve_checked(
                 else:
                     reasons += (_THROW_NOT_JUDGED,)
             else:
-                assert judged is not None
-                follow = judge_lead(judged, hands[seat], play, order, rules)
+                follow = judge_lead(lead, hands[seat], play, order, rules)
                 legal = follow.legal
                 reasons += follow.reasons
         verdicts.append(

@@ -24,13 +24,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import generic
-from engine.follow import lead_shape
 from engine.generic import Hist, LeadShape, Vector, _add_hist, _lines, _Position, _tuples_on_hist
+from engine.lead import generic_shape
 from engine.rules import preset
 from engine.shapes import Placed, Shape, place_tuples, placements, usable
 from engine.suit import SuitView, suit_view
 from engine.trump import TRUMP, Trump, trump_order
-from engine.units import decompose
+from engine.units import decompose, unit_shapes
 from tests.conftest import ROOT
 
 
@@ -288,7 +288,7 @@ def cases(draw: Any) -> tuple[SuitView, tuple[int, ...], LeadShape, bool]:
     lead_counts = [min(decks, rnd.choice([2, 2, 3, 4])) if rnd.random() < density else 0 for _ in lay.kinds]
     hand = [rnd.randint(0, decks - c) if rnd.random() < 0.8 else decks - c for c in lead_counts]
     lead = [k for k, c in zip(lay.kinds, lead_counts, strict=True) for _ in range(c)]
-    shape = lead_shape(decompose(lead, order)) if lead else LeadShape((), ())
+    shape = generic_shape(unit_shapes(decompose(lead, order))) if lead else LeadShape((), ())
     return lay, tuple(hand), shape, draw(st.booleans()) and draw(st.booleans())
 
 

@@ -26,23 +26,22 @@ import engine.generic
 import engine.shapes
 import engine.trick
 import engine.units
-from engine.follow import follow_lead, judge_follow, judge_lead
+from engine.follow import judge_follow, judge_lead
+from engine.lead import largest, lead_of
 from engine.records import ValueCache, quick_init
 from engine.rules import PRESET_VALUES, Rules, preset, rules_from_json
 from engine.trick import (
     PlayVerdict,
-    _lead,
     _measure,
     _strongest,
     arrangements,
-    largest_slots,
     resolve_trick,
     strength,
     trick_winner,
     trick_winner_and_lead,
 )
 from engine.trump import Trump, TrumpOrder, trump_order
-from engine.units import _decompose, decompose
+from engine.units import _decompose, decompose, unit_shapes
 
 # every preset, and option sets that change how plays compare (RULES §6)
 RULE_SETS: list[Rules] = [preset(name) for name in sorted(PRESET_VALUES)] + [
@@ -89,7 +88,7 @@ def _deals(count: int, seed: int) -> Any:
 def test_cached_measures_are_the_uncached_search() -> None:
     seen_forms: set[tuple[tuple[int, int], ...]] = set()
     for rules, order, _, plays, _ in _deals(1500, 11):
-        lead = _lead(tuple(sorted(plays[0])), order)
+        lead = lead_of(tuple(sorted(plays[0])), order, rules.follow_patterns)
         units = decompose(plays[0], order)
         assert lead.units == units
         seen_forms.add(lead.form.shapes)
@@ -98,7 +97,7 @@ def test_cached_measures_are_the_uncached_search() -> None:
             found = arrangements(play, units, order, rules)
             assert got.found == found, (plays, play)
             assert got.strength == strength(play, units, order, rules), (plays, play)
-            assert got.units == _strongest(found, largest_slots(units)), (plays, play)
+            assert got.units == _strongest(found, largest(unit_shapes(units))), (plays, play)
     # singles, pairs, tuples with singles and tractors were all met
     assert {((1, 1),), ((2, 1),)} <= seen_forms
     assert any(length > 1 for shapes in seen_forms for _, length in shapes)
@@ -125,7 +124,7 @@ def test_simple_leads_decompose_as_the_general_algorithm() -> None:
 
 def test_judge_lead_is_judge_follow() -> None:
     for rules, order, leader, plays, hands in _deals(300, 12):
-        led = follow_lead(order, tuple(sorted(plays[0])), rules)
+        led = lead_of(tuple(sorted(plays[0])), order, rules.follow_patterns)
         for i in (1, 2, 3):
             hand, play = hands[(leader + i) % 4], plays[i]
             assert judge_lead(led, hand, play, order, rules) == judge_follow(plays[0], hand, play, order, rules)
