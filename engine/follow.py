@@ -64,7 +64,7 @@ from engine.lead import Lead, LeadForm, lead_of
 from engine.patterns import PATTERN_SOURCES, PatternList, pattern_list
 from engine.reasons import Reason
 from engine.records import quick_init
-from engine.rules import Rules
+from engine.rules import FollowDraw, FollowPatterns, Rules
 from engine.shapes import (
     FormPlan,
     Placed,
@@ -301,7 +301,7 @@ def first_step(
 
 @lru_cache(maxsize=1024)
 def _first_step(
-    lay: SuitView, counts: tuple[int, ...], patterns: str, lead: Shape, protect: bool
+    lay: SuitView, counts: tuple[int, ...], patterns: FollowPatterns, lead: Shape, protect: bool
 ) -> tuple[int, tuple[Placed, ...]]:
     """``first_step`` on the seed list of ``patterns`` for a lead of shape
     ``lead``, cached (keyed by names: hashing a whole list costs more)."""
@@ -316,7 +316,7 @@ def _first_step(
 
 
 @lru_cache(maxsize=256)
-def _ladder_plans(patterns: str, lead: Shape) -> tuple[tuple[FormPlan, ...], ...]:
+def _ladder_plans(patterns: FollowPatterns, lead: Shape) -> tuple[tuple[FormPlan, ...], ...]:
     """The ``form_plan`` of every alternative of the seed list (built once)."""
     ladder = pattern_list(patterns, lead)
     assert ladder is not None
@@ -324,7 +324,7 @@ def _ladder_plans(patterns: str, lead: Shape) -> tuple[tuple[FormPlan, ...], ...
 
 
 @lru_cache(maxsize=4096)
-def _pattern_structure(k: int, patterns: str, lead: Shape, n: int) -> Structure:
+def _pattern_structure(k: int, patterns: FollowPatterns, lead: Shape, n: int) -> Structure:
     """Step ``k`` (0-based) of the seed list of ``patterns`` for a lead of shape
     ``lead``, as a structure (cached by value)."""
     ladder = pattern_list(patterns, lead)
@@ -359,7 +359,7 @@ low), and the owed structure's ``_vector`` under the generic rule."""
 
 @lru_cache(maxsize=512)
 def _obligation_for(
-    form: LeadForm, lay: SuitView, counts: tuple[int, ...], follow_draw: str, protect: bool
+    form: LeadForm, lay: SuitView, counts: tuple[int, ...], follow_draw: FollowDraw, protect: bool
 ) -> Obligation:
     """What a hand holding ``counts`` of the led suit (laid out by ``lay``) owes a
     lead of ``form`` (cached for a repeated hand: hands vary, so a small cache)."""
@@ -367,7 +367,7 @@ def _obligation_for(
     held = sum(counts)
     if held <= n:
         return _requirement(suit, n, held, held, "all_suit_cards", None), tuple(lay.cards(counts)), None
-    if follow_draw == "suit_only":
+    if follow_draw == FollowDraw.SUIT_ONLY:
         req = _requirement(suit, n, held, n, "suit_only", None)
         return req, tuple(lay.order.sorted(fill(lay, counts, [], n))), None
     vector = None

@@ -35,7 +35,7 @@ from engine.errors import InvalidInput, Problem
 from engine.lead import lead_of
 from engine.reasons import Reason
 from engine.records import quick_init
-from engine.rules import Rules
+from engine.rules import KittyMultiplier, Rules
 from engine.shapes import within_copies
 from engine.trick import trick_winner_and_lead
 from engine.trump import TRUMP, Trump, TrumpOrder, trump_order
@@ -80,7 +80,7 @@ class KittyResult:
     is the defenders' score after the adjustment, when their score was given.
     """
 
-    kind: str
+    kind: KittyMultiplier
     multiplier: int
     kitty_points: int
     awarded: int
@@ -180,7 +180,7 @@ def kitty_multiplier(
 
 @lru_cache(maxsize=1024)
 def _kitty_multiplier(
-    units: tuple[Unit, ...], kind: str, cap: int, trumps: bool
+    units: tuple[Unit, ...], kind: KittyMultiplier, cap: int, trumps: bool
 ) -> tuple[int, Unit | None, tuple[Reason, ...]]:
     """``kitty_multiplier`` for option ``kitty_multiplier`` = ``kind`` and
     ``kitty_cap`` = ``cap`` (cached by value: last leads recur from hand to hand)."""
@@ -188,12 +188,12 @@ def _kitty_multiplier(
     return m, unit, tuple(reasons)
 
 
-def _multiplier(units: tuple[Unit, ...], kind: str, cap: int, trumps: bool) -> tuple[int, Unit | None, list[Reason]]:
+def _multiplier(units: tuple[Unit, ...], kind: KittyMultiplier, cap: int, trumps: bool) -> tuple[int, Unit | None, list[Reason]]:
     largest = _largest(units)
-    if kind == "lianzhong":
+    if kind == KittyMultiplier.LIANZHONG:
         m, unit, reason = _lianzhong(units)
         return m, unit, [reason]
-    if kind == "power_of_two":
+    if kind == KittyMultiplier.POWER_OF_TWO:
         full = 2**largest.size
         m = min(full, cap)
         reasons = [
@@ -212,7 +212,7 @@ def _multiplier(units: tuple[Unit, ...], kind: str, cap: int, trumps: bool) -> t
                 )
             )
         return m, largest, reasons
-    if kind == "linear":
+    if kind == KittyMultiplier.LINEAR:
         m = 2 * largest.size
         return m, largest, [
             Reason(
@@ -221,7 +221,7 @@ def _multiplier(units: tuple[Unit, ...], kind: str, cap: int, trumps: bool) -> t
                 f"最后一轮首家出牌的最大牌型是{unit_name(largest, 'zh')}：2×{largest.size} = {m} 倍",
             )
         ]
-    if kind == "cgc":
+    if kind == KittyMultiplier.CGC:
         if not trumps:
             return 1, None, [
                 Reason(
@@ -239,7 +239,7 @@ def _multiplier(units: tuple[Unit, ...], kind: str, cap: int, trumps: bool) -> t
                 f"用主牌扣底；最后一轮首家出牌的最大牌型是{unit_name(largest, 'zh')}：2^{largest.width} = {m} 倍",
             )
         ]
-    if kind == "transfer":
+    if kind == KittyMultiplier.TRANSFER:
         k = largest.size
         return k, largest, [
             Reason(
@@ -347,7 +347,7 @@ def _verdict(
         )
     if lead_in_trumps:
         trumps = True
-    if trumps is None and kind == "cgc":
+    if trumps is None and kind == KittyMultiplier.CGC:
         raise InvalidInput(
             Problem(
                 ("won_with_trumps",),
@@ -369,7 +369,7 @@ def _verdict(
             )
         )
 
-    if kind == "transfer":
+    if kind == KittyMultiplier.TRANSFER:
         return _transfer(
             rules, dealer, winner, winner_side, trumps, units, unit, multiplier, kitty_pts,
             defender_points, reasons,
@@ -456,7 +456,7 @@ def _transfer(
         ),
     )
     return KittyResult(
-        "transfer", k, kitty_pts, amount, winner_side if amount else NONE, winner, winner_side, trumps,
+        KittyMultiplier.TRANSFER, k, kitty_pts, amount, winner_side if amount else NONE, winner, winner_side, trumps,
         unit, units, Transfer(loser, winner_side, base, k, amount), after, tuple(reasons),
     )
 

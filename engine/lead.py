@@ -18,6 +18,7 @@ from functools import lru_cache
 
 from engine.generic import LeadShape
 from engine.patterns import pattern_list
+from engine.rules import FollowPatterns
 from engine.shapes import Shape, describe_pieces
 from engine.suit import SuitView, suit_view
 from engine.trump import TrumpOrder
@@ -55,7 +56,7 @@ class LeadForm:
     singles: bool
     generic: LeadShape
     unit: Shape | None
-    patterns: str
+    patterns: FollowPatterns
     words: LeadWords
 
 
@@ -99,7 +100,7 @@ def _words(shapes: Shapes, suit: int) -> LeadWords:
 
 
 @lru_cache(maxsize=512)
-def lead_form(shapes: Shapes, suit: int, patterns: str) -> LeadForm:
+def lead_form(shapes: Shapes, suit: int, patterns: FollowPatterns) -> LeadForm:
     """The ``LeadForm`` of a lead of units of ``shapes`` in ``suit`` under the
     ``follow_patterns`` option ``patterns``."""
     unit: Shape | None = Shape(*shapes[0]) if len(shapes) == 1 else None
@@ -121,7 +122,7 @@ def lead_form(shapes: Shapes, suit: int, patterns: str) -> LeadForm:
 
 
 @lru_cache(maxsize=1024)
-def lead_of(cards: tuple[int, ...], order: TrumpOrder, patterns: str) -> Lead:
+def lead_of(cards: tuple[int, ...], order: TrumpOrder, patterns: FollowPatterns) -> Lead:
     """The ``Lead`` of the sorted ``cards`` (one effective suit, checked by the
     caller) under ``order`` and the ``follow_patterns`` option ``patterns``."""
     units = decompose(cards, order)

@@ -33,7 +33,7 @@ from engine.errors import InvalidInput, Problem
 from engine.lead import lead_of
 from engine.reasons import Reason
 from engine.records import quick_init
-from engine.rules import Rules
+from engine.rules import Rules, ThrowForcedUnit, ThrowPenalty
 from engine.suit import NO_RANK, SuitView, suit_view
 from engine.trump import TrumpOrder
 from engine.units import Unit, mixed_suit_problems
@@ -86,13 +86,13 @@ class Penalty:
     1 = seats 1/3).  ``seat`` is the penalised thrower.
     """
 
-    kind: str
+    kind: ThrowPenalty
     amount: int = 0
     seat: int | None = None
     team: int | None = None
 
 
-_NO_PENALTY = Penalty("none")
+_NO_PENALTY = Penalty(ThrowPenalty.NONE)
 
 
 @quick_init  # a verdict makes many: engine.records
@@ -300,17 +300,17 @@ def _choose_forced(
 ) -> tuple[int, Reason]:
     """Index of the forced unit under ``throw_forced_unit`` (RULES §4), and why."""
     policy = rules.throw_forced_unit
-    if policy == "smallest_failed":
+    if policy == ThrowForcedUnit.SMALLEST_FAILED:
         index = min([(i, f.unit) for i, f in failed], key=_smallest)[0]
         en = "of the failed units, the one with the fewest cards, then the lowest, is forced"
         zh = "出失败牌型中张数最少、其次最小的一手"
         source = "seed 002"
-    elif policy == "smallest_unit":
+    elif policy == ThrowForcedUnit.SMALLEST_UNIT:
         index = min(enumerate(units), key=_smallest)[0]
         en = "the smallest unit of the throw (fewest cards, then lowest), failed or not, is forced"
         zh = "出甩牌中最小的一手（张数最少，其次最小），无论其是否被大过"
         source = "RULES §4"
-    elif policy == "first_blocked":
+    elif policy == ThrowForcedUnit.FIRST_BLOCKED:
         blocking = {b.seat for _, f in failed for b in f.beaten_by}
         first = next(s for s in seats if s in blocking)
         mine = [(i, f.unit) for i, f in failed if any(b.seat == first for b in f.beaten_by)]
@@ -339,13 +339,13 @@ def _choose_forced(
 def _penalty(leader: int, cards: int, rules: Rules) -> tuple[Penalty, Reason | None]:
     """The ``throw_penalty`` of a failed throw of ``cards`` cards (RULES §4)."""
     kind = rules.throw_penalty
-    if kind == "match_point":
+    if kind == ThrowPenalty.MATCH_POINT:
         return Penalty(kind, 1, leader, None), Reason(
             "throw.penalty.match_point",
             f"Seat {leader} loses 1 match point for the failed throw (seed 002).",
             f"甩牌失败，{leader}号位扣1分（只扣本人）。",
         )
-    if kind == "points_per_card":
+    if kind == ThrowPenalty.POINTS_PER_CARD:
         per = rules.throw_penalty_points_per_card
         team = (leader + 1) % 2
         amount = per * cards

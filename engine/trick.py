@@ -38,7 +38,7 @@ from engine.follow import FollowVerdict, judge_lead
 from engine.lead import LeadForm, LeadWords, largest, lead_of
 from engine.reasons import Reason
 from engine.records import ValueCache, quick_init
-from engine.rules import Rules
+from engine.rules import Rules, ThrowComparison
 from engine.shapes import (
     Shape,
     in_hand,
@@ -257,10 +257,10 @@ def strength(
     return _strength(found, unit_shapes(units), largest(unit_shapes(units)), _highest(cards, units[0].suit, order, mode), mode)
 
 
-def _highest(cards: Sequence[int], led: int, order: TrumpOrder, mode: str) -> tuple[int, int] | None:
+def _highest(cards: Sequence[int], led: int, order: TrumpOrder, mode: ThrowComparison) -> tuple[int, int] | None:
     """``Strength.highest`` of a play that may serve (all of one suit): whether it
     trumps a plain lead, and its highest power; computed for highest_card only."""
-    if mode != "highest_card":
+    if mode != ThrowComparison.HIGHEST_CARD:
         return None
     power = order.power
     return (1 if order.suit[cards[0]] != led else 0, max([power[c] for c in cards]))
@@ -271,7 +271,7 @@ def _strength(
     shapes: Sequence[tuple[int, int]],
     largest: tuple[int, ...],
     highest: tuple[int, int] | None,
-    mode: str,
+    mode: ThrowComparison,
 ) -> Strength:
     if len(largest) == 1 and len(found) == 1:
         value = found[0].keys[largest[0]]
@@ -280,7 +280,7 @@ def _strength(
     return Strength(
         value=value,
         highest=highest,
-        groups=tuple(_groups(a, shapes) for a in found) if mode == "all_units" else None,
+        groups=tuple(_groups(a, shapes) for a in found) if mode == ThrowComparison.ALL_UNITS else None,
     )
 
 
@@ -296,9 +296,9 @@ def stronger(cand: Strength | None, best: Strength | None, single_unit: bool, ru
     if best is None:
         return True
     mode = rules.throw_comparison
-    if single_unit or mode == "largest_unit":
+    if single_unit or mode == ThrowComparison.LARGEST_UNIT:
         return cand.value > best.value
-    if mode == "highest_card":
+    if mode == ThrowComparison.HIGHEST_CARD:
         assert cand.highest is not None and best.highest is not None
         return cand.highest > best.highest
     assert cand.groups is not None and best.groups is not None
@@ -436,7 +436,7 @@ def _measure(play: Sequence[int], form: LeadForm, order: TrumpOrder, rules: Rule
 
 @lru_cache(maxsize=2048)
 def _arrangements(
-    cards: tuple[int, ...], form: LeadForm, order: TrumpOrder, wider: bool, decks: int, mode: str
+    cards: tuple[int, ...], form: LeadForm, order: TrumpOrder, wider: bool, decks: int, mode: ThrowComparison
 ) -> _Measure:
     """``_measure`` of sorted ``cards`` that ``_may_serve`` a lead of ``form``
     with a tractor (cached per play and lead form, not the lead's cards)."""
@@ -448,7 +448,7 @@ _TUPLE_ARRANGEMENTS: ValueCache[tuple[object, ...], _Measure] = ValueCache(2048)
 cards' powers, their effective suit and the comparison mode."""
 
 
-def _tuple_arrangements(cards: tuple[int, ...], form: LeadForm, order: TrumpOrder, mode: str) -> _Measure:
+def _tuple_arrangements(cards: tuple[int, ...], form: LeadForm, order: TrumpOrder, mode: ThrowComparison) -> _Measure:
     """``_measure`` of sorted ``cards`` that ``_may_serve`` a lead of tuples and
     singles, no tractor: each of its slots takes a tuple of its own width
     (``_serving``) wherever it lies in the order, so the result depends on the
@@ -457,7 +457,7 @@ def _tuple_arrangements(cards: tuple[int, ...], form: LeadForm, order: TrumpOrde
     return _searched(cards, form, order, False, 1, mode)
 
 
-def _searched(cards: tuple[int, ...], form: LeadForm, order: TrumpOrder, wider: bool, decks: int, mode: str) -> _Measure:
+def _searched(cards: tuple[int, ...], form: LeadForm, order: TrumpOrder, wider: bool, decks: int, mode: ThrowComparison) -> _Measure:
     """``_measure`` of sorted ``cards`` by ``_search``, uncached."""
     found = _search(cards, form.shapes, form.suit, order, wider, decks)
     if not found:
@@ -467,7 +467,7 @@ def _searched(cards: tuple[int, ...], form: LeadForm, order: TrumpOrder, wider: 
 
 @lru_cache(maxsize=2048)
 def _single_arrangements(
-    cards: tuple[int, ...], form: LeadForm, powers: tuple[int, ...], suit: int, mode: str
+    cards: tuple[int, ...], form: LeadForm, powers: tuple[int, ...], suit: int, mode: ThrowComparison
 ) -> _Measure:
     """``_measure`` of sorted ``cards`` of effective suit ``suit`` and powers
     ``powers`` that ``_may_serve`` a lead of singles: nothing else of the order
@@ -475,11 +475,11 @@ def _single_arrangements(
     across hands and trumps."""
     bonus = 1 if suit != form.suit else 0
     found = (_singles(cards, powers, suit, bonus),)
-    return _measured(found, form, (bonus, max(powers)) if mode == "highest_card" else None, mode)
+    return _measured(found, form, (bonus, max(powers)) if mode == ThrowComparison.HIGHEST_CARD else None, mode)
 
 
 def _measured(
-    found: tuple[Arrangement, ...], form: LeadForm, highest: tuple[int, int] | None, mode: str
+    found: tuple[Arrangement, ...], form: LeadForm, highest: tuple[int, int] | None, mode: ThrowComparison
 ) -> _Measure:
     return _Measure(found, _strength(found, form.shapes, form.largest, highest, mode), _strongest(found, form.largest))
 
@@ -551,7 +551,7 @@ def _role(i: int, play: Sequence[int], led: int, matched: bool, suit_of: tuple[i
 
 @lru_cache(maxsize=4096)
 def _play_reasons(
-    role: str, words: LeadWords, throw: bool, seat: int, matched: bool, won: bool, best_seat: int, mode: str
+    role: str, words: LeadWords, throw: bool, seat: int, matched: bool, won: bool, best_seat: int, mode: ThrowComparison
 ) -> tuple[Reason, ...]:
     """A play's reasons in the trick: its role and, for a follow or a ruff, how
     it compared with the best play so far (cached by value: a few dozen per lead form)."""
@@ -598,7 +598,7 @@ _HOW = {
 }
 
 
-def _compare_reason(matched: bool, won: bool, best_seat: int, words: LeadWords, mode: str) -> Reason:
+def _compare_reason(matched: bool, won: bool, best_seat: int, words: LeadWords, mode: ThrowComparison) -> Reason:
     """How a follow or ruff compared with the best play so far."""
     how = _HOW[mode]
     if not matched:
@@ -675,7 +675,7 @@ def resolve_checked(
     measures, won, best = _contest(plays, form, order, rules)
     led, words, single = form.suit, form.words, form.single
     throw = not single
-    mode = "largest_unit" if single else rules.throw_comparison
+    mode = ThrowComparison.LARGEST_UNIT if single else rules.throw_comparison
     suit_of = order.suit
     best_so_far = leader  # the seat of the best play before the current one
     verdicts: list[PlayVerdict] = []
