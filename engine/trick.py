@@ -37,7 +37,7 @@ from engine.errors import InvalidInput, Problem
 from engine.follow import FollowVerdict, judge_lead
 from engine.lead import LeadForm, LeadWords, largest, lead_of
 from engine.reasons import Reason
-from engine.records import ValueCache, quick_init
+from engine.records import quick_init
 from engine.rules import Rules, ThrowComparison
 from engine.shapes import (
     Shape,
@@ -416,45 +416,25 @@ _UNMATCHED = _Measure((), None, None)
 
 
 def _measure(play: Sequence[int], form: LeadForm, order: TrumpOrder, rules: Rules) -> _Measure:
-    """The play's ``_Measure`` against a lead of ``form``, cached by value: by the
-    play and the lead's form (not its cards), and without a tractor in the lead
-    by the play's powers and suit (not the whole order)."""
+    """The play's ``_Measure`` against a lead of ``form`` (cached by the play,
+    the lead's form, the order and the options the comparison reads)."""
     if not _may_serve(play, form.suit, order):
         return _UNMATCHED
     cards = tuple(sorted(play)) if len(play) > 1 else tuple(play)
     mode = rules.throw_comparison
-    if form.tractors:
-        return _arrangements(cards, form, order, rules.wider_shape_beats, rules.decks, mode)
-    power = order.power
-    powers = tuple([power[c] for c in cards])
-    suit = order.suit[cards[0]]
     if form.singles:
-        return _single_arrangements(cards, form, powers, suit, mode)
-    key = (cards, form, powers, suit, mode)
-    return _TUPLE_ARRANGEMENTS.get(key) or _TUPLE_ARRANGEMENTS.keep(key, _tuple_arrangements(cards, form, order, mode))
+        power = order.power
+        return _single_arrangements(cards, form, tuple([power[c] for c in cards]), order.suit[cards[0]], mode)
+    return _arrangements(cards, form, order, rules.wider_shape_beats, rules.decks, mode)
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=4096)
 def _arrangements(
     cards: tuple[int, ...], form: LeadForm, order: TrumpOrder, wider: bool, decks: int, mode: ThrowComparison
 ) -> _Measure:
     """``_measure`` of sorted ``cards`` that ``_may_serve`` a lead of ``form``
-    with a tractor (cached per play and lead form, not the lead's cards)."""
+    (not all singles), cached per play and lead form, not the lead's cards."""
     return _searched(cards, form, order, wider, decks, mode)
-
-
-_TUPLE_ARRANGEMENTS: ValueCache[tuple[object, ...], _Measure] = ValueCache(2048)
-"""``_tuple_arrangements`` by value: the play's cards, the lead's form, the
-cards' powers, their effective suit and the comparison mode."""
-
-
-def _tuple_arrangements(cards: tuple[int, ...], form: LeadForm, order: TrumpOrder, mode: ThrowComparison) -> _Measure:
-    """``_measure`` of sorted ``cards`` that ``_may_serve`` a lead of tuples and
-    singles, no tractor: each of its slots takes a tuple of its own width
-    (``_serving``) wherever it lies in the order, so the result depends on the
-    cards, their powers and effective suit alone, which recur across hands and
-    trumps (``_TUPLE_ARRANGEMENTS``); the order only lays the cards out."""
-    return _searched(cards, form, order, False, 1, mode)
 
 
 def _searched(cards: tuple[int, ...], form: LeadForm, order: TrumpOrder, wider: bool, decks: int, mode: ThrowComparison) -> _Measure:

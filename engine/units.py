@@ -117,24 +117,13 @@ def _decompose(cards: tuple[int, ...], order: TrumpOrder) -> tuple[Unit, ...]:
     return tuple(units)
 
 
-def _tuples(counts: Mapping[int, int], power: Mapping[int, int] | Sequence[int], suit: int) -> list[Unit]:
+def _tuples(counts: Mapping[int, int], power: Sequence[int], suit: int) -> list[Unit]:
     """No tractor is left (and none can form as cards leave): each step takes the
     whole tuple of one kind, the largest, then the highest (then the lowest kind)."""
     return [
         Unit(counts[kind], 1, (kind,) * counts[kind], power[kind], suit)
         for _, _, kind in sorted([(-c, -power[k], k) for k, c in counts.items()])
     ]
-
-
-@lru_cache(maxsize=1024)
-def _tuples_only(cards: tuple[int, ...], powers: tuple[int, ...], suit: int) -> tuple[Unit, ...]:
-    """``_decompose`` of sorted ``cards`` (``powers`` aligned) holding at most one
-    kind twice: no tractor can form, so only the cards' powers matter, not the
-    order's steps — cached by those values, which recur across hands and trumps."""
-    counts: dict[int, int] = {}
-    for card in cards:
-        counts[card] = counts.get(card, 0) + 1
-    return tuple(_tuples(counts, dict(zip(cards, powers, strict=True)), suit))
 
 
 def decompose(cards: Iterable[int], order: TrumpOrder) -> tuple[Unit, ...]:
@@ -150,9 +139,6 @@ def decompose(cards: Iterable[int], order: TrumpOrder) -> tuple[Unit, ...]:
     suit_of = order.suit
     if len({suit_of[c] for c in key}) != 1:
         raise ValueError("cards of several effective suits do not form units")
-    if len(key) - len(set(key)) <= 1:  # a tractor needs two kinds held twice
-        power = order.power
-        return _tuples_only(key, tuple([power[c] for c in key]), suit_of[key[0]])
     return _decompose(key, order)
 
 
