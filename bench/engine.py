@@ -28,7 +28,7 @@ if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
 elif str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
-from engine import follow, generic, throw, trick, units  # noqa: E402
+from engine import follow, generic, lead, throw, trick, units  # noqa: E402
 from engine.cards import KINDS, parse_card  # noqa: E402
 from engine.rules import Rules, preset  # noqa: E402
 from engine.trump import TRUMP, Trump, TrumpOrder, trump_order  # noqa: E402
@@ -72,7 +72,7 @@ HEADER = ["operation", "preset", "lead", "n", "hand", "runs", "median", "p90", "
 def cold() -> None:
     """Forget every per-hand cache of the engine (not the trump orders)."""
     for fn in (
-        follow._led, follow._obligation_for, follow._first_step, generic._generic_score, trick._arrangements, trick._lead,
+        lead.lead_of, follow._obligation_for, follow._first_step, generic._generic_score, trick._arrangements,
         units._decompose,
     ):
         fn.cache_clear()

@@ -35,7 +35,7 @@ from engine.cards import KINDS, check_copies
 from engine.errors import InvalidInput, Problem
 from engine.kitty import KittyResult, kitty_result, played_with_trumps, side_of
 from engine.reasons import Reason
-from engine.rules import Rules
+from engine.rules import Rules, ThrowPenalty
 from engine.settle import Settlement, settle
 from engine.throw import Penalty, ThrowVerdict, judge_checked_throw
 from engine.trick import TrickResult, resolve_checked
@@ -332,7 +332,7 @@ def _replay_trick(
                 ))
         if side_of(result.winner, dealer) == DEFENDERS:
             gained += result.points
-    if penalty is not None and penalty.kind == "points_per_card" and penalty.seat is not None:
+    if penalty is not None and penalty.kind == ThrowPenalty.POINTS_PER_CARD and penalty.seat is not None:
         gained += penalty.amount if side_of(penalty.seat, dealer) != DEFENDERS else -penalty.amount
     for i, play in enumerate(plays):
         seat = (leader + i) % SEATS

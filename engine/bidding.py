@@ -82,7 +82,7 @@ from engine.cards import (
 )
 from engine.errors import InvalidInput, Problem
 from engine.reasons import Reason
-from engine.rules import Rules
+from engine.rules import NoBidFallback, Rules
 from engine.trump import Trump
 
 Path = tuple[str | int, ...]
@@ -498,14 +498,14 @@ def judge_bid(rules: Rules, trump_level: int, standing: Bid | None, bid: Bid) ->
 def _fallback(rules: Rules, trump_level: int, kitty: Sequence[int] | None) -> tuple[Trump, Reason]:
     """The trump when nobody bid (``no_bid_fallback``; seed 000, seed 000 四副, seed 002)."""
     level = RANKS[trump_level]
-    if rules.no_bid_fallback == "no_trump":
+    if rules.no_bid_fallback == NoBidFallback.NO_TRUMP:
         trump = Trump(trump_level, None)
         return trump, Reason(
             "bid.fallback.no_trump",
             f"nobody bid: the hand is played in no-trump at level {level}",
             f"无人亮主：打{level}，无主",
         )
-    if rules.no_bid_fallback == "spades":
+    if rules.no_bid_fallback == NoBidFallback.SPADES:
         trump = Trump(trump_level, 0)
         return trump, Reason(
             "bid.fallback.spades",

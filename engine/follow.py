@@ -60,13 +60,13 @@ from typing import Any
 from engine.cards import KINDS, card_str, check_copies
 from engine.errors import InvalidInput, Problem
 from engine.generic import LeadShape, generic_score
+from engine.lead import Lead, LeadForm, lead_of
 from engine.patterns import PATTERN_SOURCES, PatternList, pattern_list
 from engine.reasons import Reason
 from engine.records import quick_init
-from engine.rules import Rules
+from engine.rules import FollowDraw, FollowPatterns, Rules
 from engine.shapes import (
     FormPlan,
-    Layout,
     Placed,
     Shape,
     describe_pieces,
@@ -75,12 +75,12 @@ from engine.shapes import (
     form_plan,
     form_planned,
     in_hand,
-    layout,
     placed_cards,
     within_copies,
 )
+from engine.suit import SuitView, suit_view
 from engine.trump import SUIT_LABELS, TrumpOrder
-from engine.units import Unit, decompose, mixed_suit_problems, unit_shapes
+from engine.units import Unit, mixed_suit_problems
 from engine.words import suit_name
 
 Vector = tuple[int, ...]
@@ -260,19 +260,6 @@ class FollowVerdict:
 # --- the structure of the lead -------------------------------------------------------------
 
 
-def lead_shape(units: Sequence[Unit]) -> LeadShape:
-    """The lead as the generic rule sees it: its tractors and its other tuples."""
-    return _lead_shape(unit_shapes(units))
-
-
-def _lead_shape(shapes: Sequence[tuple[int, int]]) -> LeadShape:
-    """``lead_shape`` of units of ``shapes`` (width, length)."""
-    return LeadShape(
-        tuple(Shape(width, length) for width, length in shapes if length > 1),
-        tuple(sorted((width for width, length in shapes if length == 1 and width > 1), reverse=True)),
-    )
-
-
 def _generic_structure(score: Vector, pieces: Sequence[Placed], n: int) -> tuple[Structure, Vector]:
     """The structure a generic score and its arrangement ``pieces`` describe, and
     its vector (``_vector``)."""
@@ -300,7 +287,7 @@ def _generic_structure_of(
 
 
 def first_step(
-    lay: Layout, counts: tuple[int, ...], ladder: PatternList, protect: bool = False
+    lay: SuitView, counts: tuple[int, ...], ladder: PatternList, protect: bool = False
 ) -> tuple[int, tuple[Placed, ...]]:
     """Index (0-based) of the first step of ``ladder`` that ``counts`` can form,
     and one way to form it."""
@@ -314,7 +301,7 @@ def first_step(
 
 @lru_cache(maxsize=1024)
 def _first_step(
-    lay: Layout, counts: tuple[int, ...], patterns: str, lead: Shape, protect: bool
+    lay: SuitView, counts: tuple[int, ...], patterns: FollowPatterns, lead: Shape, protect: bool
 ) -> tuple[int, tuple[Placed, ...]]:
     """``first_step`` on the seed list of ``patterns`` for a lead of shape
     ``lead``, cached (keyed by names: hashing a whole list costs more)."""
@@ -329,7 +316,7 @@ def _first_step(
 
 
 @lru_cache(maxsize=256)
-def _ladder_plans(patterns: str, lead: Shape) -> tuple[tuple[FormPlan, ...], ...]:
+def _ladder_plans(patterns: FollowPatterns, lead: Shape) -> tuple[tuple[FormPlan, ...], ...]:
     """The ``form_plan`` of every alternative of the seed list (built once)."""
     ladder = pattern_list(patterns, lead)
     assert ladder is not None
@@ -337,7 +324,7 @@ def _ladder_plans(patterns: str, lead: Shape) -> tuple[tuple[FormPlan, ...], ...
 
 
 @lru_cache(maxsize=4096)
-def _pattern_structure(k: int, patterns: str, lead: Shape, n: int) -> Structure:
+def _pattern_structure(k: int, patterns: FollowPatterns, lead: Shape, n: int) -> Structure:
     """Step ``k`` (0-based) of the seed list of ``patterns`` for a lead of shape
     ``lead``, as a structure (cached by value)."""
     ladder = pattern_list(patterns, lead)
@@ -357,53 +344,6 @@ def _pattern_structure(k: int, patterns: str, lead: Shape, n: int) -> Structure:
 # --- what the hand obliges (cached) --------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class _LedForm:
-    """A lead's form as the follow rules read it, less its cards: its effective
-    suit, its size, its shape for the generic rule, and its shape when a seed
-    list of the rules covers it.  One object per form (compared by identity: it
-    keys the obligation cache cheaply), shared by every lead of that form."""
-
-    suit: int
-    cards: int
-    shape: LeadShape
-    unit: Shape | None
-    patterns: str
-
-
-@lru_cache(maxsize=256)
-def _led_form(shapes: tuple[tuple[int, int], ...], suit: int, follow_patterns: str) -> _LedForm:
-    """The ``_LedForm`` of a lead of units of ``shapes`` (width, length) in ``suit``."""
-    unit: Shape | None = Shape(*shapes[0]) if len(shapes) == 1 else None
-    if unit is not None and pattern_list(follow_patterns, unit) is None:
-        unit = None
-    return _LedForm(suit, sum(width * length for width, length in shapes), _lead_shape(shapes), unit, follow_patterns)
-
-
-@quick_init
-@dataclass(frozen=True, slots=True, eq=False)
-class FollowLead:
-    """A lead as every follower is judged against it, worked out once per lead:
-    its units, its effective suit's layout and its form (``_LedForm``)."""
-
-    units: tuple[Unit, ...]
-    lay: Layout
-    form: _LedForm
-
-
-@lru_cache(maxsize=1024)
-def _led(order: TrumpOrder, lead_key: tuple[int, ...], follow_patterns: str) -> FollowLead:
-    """The ``FollowLead`` of the lead's sorted cards ``lead_key`` (checked by the caller)."""
-    units = decompose(lead_key, order)
-    suit = units[0].suit
-    return FollowLead(units, layout(order, suit), _led_form(unit_shapes(units), suit, follow_patterns))
-
-
-def follow_lead(order: TrumpOrder, lead_key: tuple[int, ...], rules: Rules) -> FollowLead:
-    """The ``FollowLead`` of a lead (its cards sorted, of one effective suit)."""
-    return _led(order, lead_key, rules.follow_patterns)
-
-
 @lru_cache(maxsize=4096)
 def _requirement(
     suit: int, lead_cards: int, held: int, cards: int, rule: str, structure: Structure | None
@@ -419,7 +359,7 @@ low), and the owed structure's ``_vector`` under the generic rule."""
 
 @lru_cache(maxsize=512)
 def _obligation_for(
-    form: _LedForm, lay: Layout, counts: tuple[int, ...], follow_draw: str, protect: bool
+    form: LeadForm, lay: SuitView, counts: tuple[int, ...], follow_draw: FollowDraw, protect: bool
 ) -> Obligation:
     """What a hand holding ``counts`` of the led suit (laid out by ``lay``) owes a
     lead of ``form`` (cached for a repeated hand: hands vary, so a small cache)."""
@@ -427,7 +367,7 @@ def _obligation_for(
     held = sum(counts)
     if held <= n:
         return _requirement(suit, n, held, held, "all_suit_cards", None), tuple(lay.cards(counts)), None
-    if follow_draw == "suit_only":
+    if follow_draw == FollowDraw.SUIT_ONLY:
         req = _requirement(suit, n, held, n, "suit_only", None)
         return req, tuple(lay.order.sorted(fill(lay, counts, [], n))), None
     vector = None
@@ -435,7 +375,7 @@ def _obligation_for(
         k, pieces = _first_step(lay, counts, form.patterns, unit, protect)
         structure = _pattern_structure(k, form.patterns, unit, n)
     else:
-        score, pieces = generic_score(lay, counts, form.shape, protect)
+        score, pieces = generic_score(lay, counts, form.generic, protect)
         structure, vector = _generic_structure(score, pieces, n)
     example = fill(lay, counts, placed_cards(lay, pieces), n)
     return _requirement(suit, n, held, n, structure.rule, structure), tuple(lay.order.sorted(example)), vector
@@ -599,17 +539,17 @@ def judge_checked(
 ) -> FollowVerdict:
     """``judge_follow`` on input that passes its checks (``lead_key``: the lead's
     sorted cards, when the caller already has them)."""
-    led = _led(order, tuple(sorted(lead_t)) if lead_key is None else lead_key, rules.follow_patterns)
+    led = lead_of(tuple(sorted(lead_t)) if lead_key is None else lead_key, order, rules.follow_patterns)
     return judge_lead(led, hand_t, play_t, order, rules)
 
 
 def judge_lead(
-    led: FollowLead, hand_t: Sequence[int], play_t: Sequence[int] | None, order: TrumpOrder, rules: Rules
+    led: Lead, hand_t: Sequence[int], play_t: Sequence[int] | None, order: TrumpOrder, rules: Rules
 ) -> FollowVerdict:
-    """``judge_follow`` against a ``follow_lead`` on input that passes its checks
+    """``judge_follow`` against a ``Lead`` (``engine.lead``) on input that passes its checks
     (``resolve_trick`` checks the whole trick first, which implies every follow's
     checks, and works out the lead once for its three follows)."""
-    form, lay, lead_units = led.form, led.lay, led.units
+    form, lay, lead_units = led.form, led.view, led.units
     suit, n = form.suit, form.cards
     held = bytes(hand_t)
     counts = lay.counts_in(held)
@@ -636,7 +576,7 @@ def judge_lead(
         legal = k + 1 <= (owed.step or 0)
     else:
         assert owed_vector is not None
-        score, pieces = generic_score(lay, play_counts, form.shape, False)
+        score, pieces = generic_score(lay, play_counts, form.generic, False)
         reached, vector = _generic_structure(score, pieces, n)
         legal = vector >= owed_vector
     reasons = () if legal else (_structure_reason(req, owed, reached, lead_units, rules),)
@@ -664,22 +604,19 @@ def _vector(s: Structure) -> Vector:
 def suit_counts(cards: Sequence[int], order: TrumpOrder, suit: int) -> tuple[int, ...]:
     """Count vector of the cards of ``suit`` among ``cards`` (for callers
     that score hands themselves, e.g. the oracle tests)."""
-    lay = layout(order, suit)
+    lay = suit_view(order, suit)
     return lay.counts(c for c in cards if order.suit[c] == suit)
 
 
 __all__ = [
-    "FollowLead",
     "FollowVerdict",
     "LeadShape",
     "Requirement",
     "Structure",
     "first_step",
-    "follow_lead",
     "generic_score",
     "judge_checked",
     "judge_follow",
     "judge_lead",
-    "lead_shape",
     "suit_counts",
 ]

@@ -67,7 +67,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import cast
 
-from engine.shapes import Layout, Placed, Shape, can_place, place_tuples, usable
+from engine.shapes import Placed, Shape, place_tuples, usable
+from engine.suit import SuitView
 
 Vector = tuple[int, ...]
 Hist = tuple[int, int, int]  # kinds left holding exactly 2, 3, 4 cards
@@ -145,7 +146,7 @@ def _tuples_on_hist(hist: Hist, positions: list[int], top: int, protect: bool) -
 
 
 def generic_score(
-    lay: Layout, counts: tuple[int, ...], lead: LeadShape, protect: bool = False
+    lay: SuitView, counts: tuple[int, ...], lead: LeadShape, protect: bool = False
 ) -> tuple[Vector, tuple[Placed, ...]]:
     """The best score ``(T, N_W, …, N_2)`` of ``counts`` against ``lead`` and
     one arrangement achieving it (tractor pieces, then tuples)."""
@@ -154,17 +155,14 @@ def generic_score(
     return _generic_score(lay, counts, lead, protect)
 
 
-_PAIR_TRACTOR = Shape(2, 2)  # the smallest tractor piece
-
-
 @lru_cache(maxsize=1024)
 def _generic_score(
-    lay: Layout, counts: tuple[int, ...], lead: LeadShape, protect: bool
+    lay: SuitView, counts: tuple[int, ...], lead: LeadShape, protect: bool
 ) -> tuple[Vector, tuple[Placed, ...]]:
     top = lead.widest
     if top < 2:
         return (), ()
-    if not lead.tractors or not can_place(lay, counts, _PAIR_TRACTOR):
+    if not lead.tractors or not lay.can_place(counts, 2, 2):
         # no tractor piece can be placed: the greedy tuple placement is the score,
         # over the lead's tuples and every position of its tractors
         hist: Hist = (counts.count(2), counts.count(3), counts.count(4))  # as _add_hist over counts ≤ 4
@@ -190,23 +188,21 @@ def _greedy_score(hist: Hist, lead: LeadShape, protect: bool) -> Vector:
     return tuple(_tuples_on_hist(hist, positions, lead.widest, protect))
 
 
-def _lines(lay: Layout, counts: Sequence[int], protect: bool) -> list[list[_Position]]:
-    """The suit's steps in order as DP positions; with an ace-low chain, one
-    line per way of sharing the ace's copies between its bottom and top places."""
-    main = lay.chains[0]
+def _lines(lay: SuitView, counts: Sequence[int], protect: bool) -> list[list[_Position]]:
+    """The suit's line (``SuitView.line``) as DP positions; with a step linked
+    again below the lowest (the ace of ``ace_low_tractor``), one line per way of
+    sharing its copies between its bottom and top places."""
+    main, below, low = lay.line
     steps = lay.steps
     plain = [_position(steps[s], tuple([counts[i] for i in steps[s]])) for s in main]
-    if len(lay.chains) == 1:
+    if below is None:
         return [plain]
-    low_chain = lay.chains[1]
-    ace_step, low = low_chain[0], low_chain[1:]
-    assert tuple(main[: len(low)]) == tuple(low) and len(lay.steps[ace_step]) == 1
-    (ace,) = lay.steps[ace_step]
-    top_at = list(main).index(ace_step)
+    (ace,) = steps[below]
+    top_at = list(main).index(below)
     lines = []
     splits = [0, counts[ace]] if protect else list(range(counts[ace] + 1))
     for bottom in sorted(set(splits)):
-        line = [_position((ace,), (bottom,), True, len(low))]
+        line = [_position((ace,), (bottom,), True, low)]
         for i, pos in enumerate(plain):
             if i == top_at:
                 pos = _position(pos.kinds, (counts[ace] - bottom,))
@@ -479,7 +475,7 @@ def _most_tractor_cards(
 
 
 def _run(
-    lay: Layout, counts: Sequence[int], lead: LeadShape, protect: bool, top: int, line: list[_Position]
+    lay: SuitView, counts: Sequence[int], lead: LeadShape, protect: bool, top: int, line: list[_Position]
 ) -> tuple[Vector, tuple[Placed, ...]] | None:
     slots = lead.tractors
     ace_kind = line[0].kinds[0] if line and line[0].bottom else -1

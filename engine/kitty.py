@@ -32,13 +32,14 @@ from functools import lru_cache
 
 from engine.cards import check_copies, total_points
 from engine.errors import InvalidInput, Problem
+from engine.lead import lead_of
 from engine.reasons import Reason
 from engine.records import quick_init
-from engine.rules import Rules
+from engine.rules import KittyMultiplier, Rules
 from engine.shapes import within_copies
 from engine.trick import trick_winner_and_lead
 from engine.trump import TRUMP, Trump, TrumpOrder, trump_order
-from engine.units import Unit, decompose
+from engine.units import Unit
 from engine.words import unit_name
 
 DEFENDERS = "defenders"
@@ -79,7 +80,7 @@ class KittyResult:
     is the defenders' score after the adjustment, when their score was given.
     """
 
-    kind: str
+    kind: KittyMultiplier
     multiplier: int
     kitty_points: int
     awarded: int
@@ -167,6 +168,7 @@ def kitty_multiplier(
 
     >>> from engine.rules import preset
     >>> from engine.cards import parse_card
+    >>> from engine.units import decompose
     >>> order = trump_order(Trump(0, 1), preset("two-deck"))
     >>> lead = decompose([parse_card(c) for c in "4S 4S 5S 5S".split()], order)
     >>> kitty_multiplier(lead, preset("two-deck"), False)[0]
@@ -178,7 +180,7 @@ def kitty_multiplier(
 
 @lru_cache(maxsize=1024)
 def _kitty_multiplier(
-    units: tuple[Unit, ...], kind: str, cap: int, trumps: bool
+    units: tuple[Unit, ...], kind: KittyMultiplier, cap: int, trumps: bool
 ) -> tuple[int, Unit | None, tuple[Reason, ...]]:
     """``kitty_multiplier`` for option ``kitty_multiplier`` = ``kind`` and
     ``kitty_cap`` = ``cap`` (cached by value: last leads recur from hand to hand)."""
@@ -186,12 +188,12 @@ def _kitty_multiplier(
     return m, unit, tuple(reasons)
 
 
-def _multiplier(units: tuple[Unit, ...], kind: str, cap: int, trumps: bool) -> tuple[int, Unit | None, list[Reason]]:
+def _multiplier(units: tuple[Unit, ...], kind: KittyMultiplier, cap: int, trumps: bool) -> tuple[int, Unit | None, list[Reason]]:
     largest = _largest(units)
-    if kind == "lianzhong":
+    if kind == KittyMultiplier.LIANZHONG:
         m, unit, reason = _lianzhong(units)
         return m, unit, [reason]
-    if kind == "power_of_two":
+    if kind == KittyMultiplier.POWER_OF_TWO:
         full = 2**largest.size
         m = min(full, cap)
         reasons = [
@@ -210,7 +212,7 @@ def _multiplier(units: tuple[Unit, ...], kind: str, cap: int, trumps: bool) -> t
                 )
             )
         return m, largest, reasons
-    if kind == "linear":
+    if kind == KittyMultiplier.LINEAR:
         m = 2 * largest.size
         return m, largest, [
             Reason(
@@ -219,7 +221,7 @@ def _multiplier(units: tuple[Unit, ...], kind: str, cap: int, trumps: bool) -> t
                 f"最后一轮首家出牌的最大牌型是{unit_name(largest, 'zh')}：2×{largest.size} = {m} 倍",
             )
         ]
-    if kind == "cgc":
+    if kind == KittyMultiplier.CGC:
         if not trumps:
             return 1, None, [
                 Reason(
@@ -237,7 +239,7 @@ def _multiplier(units: tuple[Unit, ...], kind: str, cap: int, trumps: bool) -> t
                 f"用主牌扣底；最后一轮首家出牌的最大牌型是{unit_name(largest, 'zh')}：2^{largest.width} = {m} 倍",
             )
         ]
-    if kind == "transfer":
+    if kind == KittyMultiplier.TRANSFER:
         k = largest.size
         return k, largest, [
             Reason(
@@ -346,7 +348,7 @@ def _verdict(
         )
     if lead_in_trumps:
         trumps = True
-    if trumps is None and kind == "cgc":
+    if trumps is None and kind == KittyMultiplier.CGC:
         raise InvalidInput(
             Problem(
                 ("won_with_trumps",),
@@ -357,7 +359,7 @@ def _verdict(
         )
 
     if units is None:
-        units = decompose(last_lead, order)
+        units = lead_of(tuple(sorted(last_lead)), order, rules.follow_patterns).units
     kitty_pts = total_points(kitty)
     winner_side = side_of(winner, dealer)
     multiplier, unit, reasons = kitty_multiplier(units, rules, bool(trumps))
@@ -370,7 +372,7 @@ def _verdict(
             )
         )
 
-    if kind == "transfer":
+    if kind == KittyMultiplier.TRANSFER:
         return _transfer(
             rules, dealer, winner, winner_side, trumps, units, unit, multiplier, kitty_pts,
             defender_points, reasons,
@@ -459,7 +461,7 @@ def _transfer(
         ),
     )
     return KittyResult(
-        "transfer", k, kitty_pts, amount, winner_side if amount else NONE, winner, winner_side, trumps,
+        KittyMultiplier.TRANSFER, k, kitty_pts, amount, winner_side if amount else NONE, winner, winner_side, trumps,
         unit, units, Transfer(loser, winner_side, base, k, amount), after, tuple(reasons),
     )
 

@@ -15,8 +15,6 @@ from dataclasses import MISSING, fields
 from typing import Any, TypeVar
 
 T = TypeVar("T")
-K = TypeVar("K")
-V = TypeVar("V")
 
 
 def quick_init(cls: type[T]) -> type[T]:
@@ -45,27 +43,3 @@ def quick_init(cls: type[T]) -> type[T]:
     init.__doc__ = cls.__init__.__doc__
     cls.__init__ = init  # type: ignore[method-assign]
     return cls
-
-
-class ValueCache(dict[K, V]):
-    """A bounded cache keyed by value, for a result that its caller works out
-    on a miss from more than the key: from an argument the result does not
-    depend on once the key is fixed (the trump order, say, when the cards'
-    powers are in the key), so that it never splits the cache.
-    ``cache.get(key)``; on None, ``cache.keep(key, value)``.  Oldest out first."""
-
-    def __init__(self, maxsize: int) -> None:
-        super().__init__()
-        self.maxsize = maxsize
-        self.misses = 0
-
-    def keep(self, key: K, value: V) -> V:
-        """Store ``value`` under ``key`` (a miss), dropping the oldest entry when full."""
-        self.misses += 1
-        if len(self) >= self.maxsize:
-            del self[next(iter(self))]
-        self[key] = value
-        return value
-
-    def cache_clear(self) -> None:
-        self.clear()

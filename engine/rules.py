@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, fields
+from enum import StrEnum
 from functools import cache
 from typing import Any
 
@@ -18,55 +19,126 @@ from engine.levels import LevelTable, level_table_from_json
 
 DEFAULT_PRESET = "two-deck"
 
-KITTY_MULTIPLIERS = ("power_of_two", "linear", "lianzhong", "cgc", "transfer")
-FOLLOW_PATTERNS = ("classic", "three-deck", "four-deck", "four-deck-cgc")
-FOLLOW_DRAWS = ("format", "suit_only")
-THROW_FORCED_UNITS = ("lowest_failed", "smallest_failed", "smallest_unit", "first_blocked")
-THROW_PENALTIES = ("none", "match_point", "points_per_card")
-THROW_COMPARISONS = ("largest_unit", "all_units", "highest_card")
-NO_BID_FALLBACKS = ("no_trump", "spades", "kitty_first_card")
-NO_BID_FIRST_HANDS = ("fallback", "redeal")
-MATCH_POINTS = ("none", "cgc")
+
+class KittyMultiplier(StrEnum):
+    """抠底 multiplier kind (docs/rules.md §7)."""
+
+    POWER_OF_TWO = "power_of_two"
+    LINEAR = "linear"
+    LIANZHONG = "lianzhong"
+    CGC = "cgc"
+    TRANSFER = "transfer"
+
+
+class FollowPatterns(StrEnum):
+    """Which seed's ordered pattern lists judge a follow (docs/rules.md §5)."""
+
+    CLASSIC = "classic"
+    THREE_DECK = "three-deck"
+    FOUR_DECK = "four-deck"
+    FOUR_DECK_CGC = "four-deck-cgc"
+
+
+class FollowDraw(StrEnum):
+    """``format``: a follow matches the lead's structure; ``suit_only``: the suit rule only."""
+
+    FORMAT = "format"
+    SUIT_ONLY = "suit_only"
+
+
+class ThrowForcedUnit(StrEnum):
+    """Which unit a failed throw must play (docs/rules.md §4)."""
+
+    LOWEST_FAILED = "lowest_failed"
+    SMALLEST_FAILED = "smallest_failed"
+    SMALLEST_UNIT = "smallest_unit"
+    FIRST_BLOCKED = "first_blocked"
+
+
+class ThrowPenalty(StrEnum):
+    """What a failed throw costs (docs/rules.md §4)."""
+
+    NONE = "none"
+    MATCH_POINT = "match_point"
+    POINTS_PER_CARD = "points_per_card"
+
+
+class ThrowComparison(StrEnum):
+    """How multi-unit plays compare (docs/rules.md §6)."""
+
+    LARGEST_UNIT = "largest_unit"
+    ALL_UNITS = "all_units"
+    HIGHEST_CARD = "highest_card"
+
+
+class NoBidFallback(StrEnum):
+    """The trump when nobody bids (docs/rules.md §9)."""
+
+    NO_TRUMP = "no_trump"
+    SPADES = "spades"
+    KITTY_FIRST_CARD = "kitty_first_card"
+
+
+class NoBidFirstHand(StrEnum):
+    """No bid at all in a game's first hand (docs/rules.md §9)."""
+
+    FALLBACK = "fallback"
+    REDEAL = "redeal"
+
+
+class MatchPoints(StrEnum):
+    """Match points after a hand (docs/rules.md §8)."""
+
+    NONE = "none"
+    CGC = "cgc"
+
+
+KITTY_MULTIPLIERS: tuple[str, ...] = tuple(e.value for e in KittyMultiplier)
+FOLLOW_PATTERNS: tuple[str, ...] = tuple(e.value for e in FollowPatterns)
+FOLLOW_DRAWS: tuple[str, ...] = tuple(e.value for e in FollowDraw)
+THROW_FORCED_UNITS: tuple[str, ...] = tuple(e.value for e in ThrowForcedUnit)
+THROW_PENALTIES: tuple[str, ...] = tuple(e.value for e in ThrowPenalty)
+THROW_COMPARISONS: tuple[str, ...] = tuple(e.value for e in ThrowComparison)
+NO_BID_FALLBACKS: tuple[str, ...] = tuple(e.value for e in NoBidFallback)
+NO_BID_FIRST_HANDS: tuple[str, ...] = tuple(e.value for e in NoBidFirstHand)
+MATCH_POINTS: tuple[str, ...] = tuple(e.value for e in MatchPoints)
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """A complete, validated set of option values (docs/rules.md option names)."""
+    """A complete, validated set of option values (docs/rules.md option names).
+
+    Frozen: its hash and equality cover every field, so it keys caches whole.
+    """
 
     decks: int
     kitty_size: int
     constant_trump_ranks: tuple[int, ...]
-    kitty_multiplier: str
+    kitty_multiplier: KittyMultiplier
     kitty_cap: int
     kitty_dig_by_dealer: bool
     level_table: LevelTable
-    follow_patterns: str
-    follow_draw: str
+    follow_patterns: FollowPatterns
+    follow_draw: FollowDraw
     protect_longer_tuples: bool
     wider_shape_beats: bool
     level_suit_precedence: bool
     ace_low_tractor: bool
-    throw_forced_unit: str
-    throw_penalty: str
+    throw_forced_unit: ThrowForcedUnit
+    throw_penalty: ThrowPenalty
     throw_penalty_points_per_card: int
-    throw_comparison: str
+    throw_comparison: ThrowComparison
     self_reinforce: bool
     self_overturn: bool
     bid_suit_precedence: bool
     no_trump_bid_min_jokers: int
-    no_bid_fallback: str
+    no_bid_fallback: NoBidFallback
     no_trump_overturn_min_jokers: int
-    no_bid_first_hand: str
+    no_bid_first_hand: NoBidFirstHand
     kitty_fry: bool
-    match_points: str
+    match_points: MatchPoints
     mandatory_levels: tuple[int, ...]
     preset: str | None = None
-
-    def __hash__(self) -> int:
-        # Rules key the trump-order cache on every request: hashing all 23 options
-        # (the level table included) would cost more than the lookup saves.  Equal
-        # rules agree on these options, which is all a hash needs.
-        return hash((self.decks, self.kitty_size, self.constant_trump_ranks, self.follow_patterns, self.preset))
 
     @property
     def hand_size(self) -> int:
@@ -87,6 +159,8 @@ class Rules:
                 value = [RANKS[r] for r in value]
             elif f.name == "level_table":
                 value = value.as_json()
+            elif isinstance(value, StrEnum):
+                value = value.value
             out[f.name] = value
         return out
 
@@ -97,6 +171,7 @@ class Option:
 
     kind: str  # "int", "bool", "choice", "ranks", "level_table"
     choices: tuple[str, ...] = ()
+    enum: type[StrEnum] | None = None  # a choice's values
     minimum: int | None = None
     maximum: int | None = None
     help: str = ""
@@ -106,35 +181,35 @@ OPTIONS: dict[str, Option] = {
     "decks": Option("int", minimum=1, maximum=4, help="number of full 54-card decks (docs/rules.md §1)"),
     "kitty_size": Option("int", minimum=0, maximum=54, help="cards in the kitty 底牌 (docs/rules.md §7)"),
     "constant_trump_ranks": Option("ranks", help="ranks that are always trump 常主 (docs/rules.md §2)"),
-    "kitty_multiplier": Option("choice", KITTY_MULTIPLIERS, help="抠底 multiplier kind (docs/rules.md §7)"),
+    "kitty_multiplier": Option("choice", KITTY_MULTIPLIERS, enum=KittyMultiplier, help="抠底 multiplier kind (docs/rules.md §7)"),
     "kitty_cap": Option("int", minimum=1, help="upper bound of the power_of_two multiplier"),
     "kitty_dig_by_dealer": Option("bool", help="the dealer side may dig the kitty too (seed 002)"),
     "level_table": Option("level_table", help="a table name or {bands, step} (docs/rules.md §8)"),
-    "follow_patterns": Option("choice", FOLLOW_PATTERNS, help="structure rule for following (docs/rules.md §5)"),
-    "follow_draw": Option("choice", FOLLOW_DRAWS, help="format: match structure; suit_only: suit rule only"),
+    "follow_patterns": Option("choice", FOLLOW_PATTERNS, enum=FollowPatterns, help="structure rule for following (docs/rules.md §5)"),
+    "follow_draw": Option("choice", FOLLOW_DRAWS, enum=FollowDraw, help="format: match structure; suit_only: suit rule only"),
     "protect_longer_tuples": Option("bool", help="triples/quads never count as supplying narrower slots"),
     "wider_shape_beats": Option("bool", help="a wider shape beats a narrower one of equal size (docs/rules.md §3)"),
     "level_suit_precedence": Option("bool", help="off-suit level cards rank S > H > C > D (seed 002)"),
     "ace_low_tractor": Option("bool", help="A may also link below the lowest plain rank (AA2233)"),
-    "throw_forced_unit": Option("choice", THROW_FORCED_UNITS, help="which unit a failed throw must play"),
-    "throw_penalty": Option("choice", THROW_PENALTIES, help="penalty for a failed throw (docs/rules.md §4)"),
+    "throw_forced_unit": Option("choice", THROW_FORCED_UNITS, enum=ThrowForcedUnit, help="which unit a failed throw must play"),
+    "throw_penalty": Option("choice", THROW_PENALTIES, enum=ThrowPenalty, help="penalty for a failed throw (docs/rules.md §4)"),
     "throw_penalty_points_per_card": Option(
         "int", minimum=0, maximum=1000, help="game points per card of a failed throw (points_per_card)"
     ),
-    "throw_comparison": Option("choice", THROW_COMPARISONS, help="how multi-unit plays compare (docs/rules.md §6)"),
+    "throw_comparison": Option("choice", THROW_COMPARISONS, enum=ThrowComparison, help="how multi-unit plays compare (docs/rules.md §6)"),
     "self_reinforce": Option("bool", help="自保: the standing bidder may strengthen the same suit"),
     "self_overturn": Option("bool", help="自反: the standing bidder may change suit"),
     "bid_suit_precedence": Option("bool", help="equal-count bids rank D < C < H < S (seed 002)"),
     "no_trump_bid_min_jokers": Option(
         "int", minimum=2, maximum=4, help="jokers of one kind needed to bid no-trump (at most decks)"
     ),
-    "no_bid_fallback": Option("choice", NO_BID_FALLBACKS, help="trump when nobody bids (docs/rules.md §9)"),
+    "no_bid_fallback": Option("choice", NO_BID_FALLBACKS, enum=NoBidFallback, help="trump when nobody bids (docs/rules.md §9)"),
     "no_trump_overturn_min_jokers": Option(
         "int", minimum=2, maximum=4, help="jokers of one kind an overturn to no-trump needs (seed 002)"
     ),
-    "no_bid_first_hand": Option("choice", NO_BID_FIRST_HANDS, help="nobody bids in a game's first hand (seed 002)"),
+    "no_bid_first_hand": Option("choice", NO_BID_FIRST_HANDS, enum=NoBidFirstHand, help="nobody bids in a game's first hand (seed 002)"),
     "kitty_fry": Option("bool", help="炒底: others may overturn after the kitty is buried (seed 002)"),
-    "match_points": Option("choice", MATCH_POINTS, help="match points by seat after a hand (seed 002 胜负结算)"),
+    "match_points": Option("choice", MATCH_POINTS, enum=MatchPoints, help="match points by seat after a hand (seed 002 胜负结算)"),
     "mandatory_levels": Option("ranks", help="必打: levels a side must win as dealer to pass (docs/rules.md §8)"),
 }
 
@@ -236,7 +311,8 @@ def _convert(name: str, option: Option, value: object) -> Any:
             raise InvalidInput(
                 Problem((), f"{name} must be one of {', '.join(option.choices)}; got {value!r}", code="invalid_option_value")
             )
-        return value
+        assert option.enum is not None
+        return option.enum(value)
     if option.kind == "ranks":
         if not isinstance(value, list):
             raise InvalidInput(Problem((), f"{name} must be an array of ranks such as [\"2\"]", code="invalid_option_value"))

@@ -6,11 +6,9 @@ steps of one effective suit: a single (1×1), pair (2×1), triple (3×1), quad
 
 Following (docs/rules.md §5) asks "can these cards form these shapes, disjointly?";
 the trick (docs/rules.md §6) asks "in how many ways can this play be arranged into the
-lead's units?".  Both questions are answered here on *count vectors*: a
-``Layout`` numbers the card kinds of one effective suit, and a count vector
-says how many copies of each kind a hand or play holds.  The order itself
-(steps, chains, powers) comes from ``engine.trump.TrumpOrder``; nothing here
-re-implements it.
+lead's units?".  Both questions are answered here on *count vectors* of one
+effective suit (``engine.suit.SuitView``, which also says where a shape can be
+placed along the order's chains); nothing here walks the chains itself.
 
 A wider tuple may supply a narrower one (a triple holds a pair and a single);
 with ``protect`` (option ``protect_longer_tuples``) a kind may only supply a
@@ -22,10 +20,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import product
 
 from engine.records import quick_init
-from engine.trump import TrumpOrder
+from engine.suit import SuitView
 from engine.words import shape_name, zh_number
 
 
@@ -85,75 +82,6 @@ def _describe_pieces(pieces: tuple[Shape, ...], singles: int, language: str) -> 
     return " + ".join(parts)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class Layout:
-    """The card kinds of one effective suit, numbered 0..k-1 low → high.
-
-    ``steps[s]`` lists the indices at order step ``s`` (several for the
-    off-suit level cards); ``chains``/``chain_values`` are the order's chains
-    of linkable steps with their strengths (``TrumpOrder.chains``).
-    """
-
-    order: TrumpOrder
-    suit: int
-    kinds: tuple[int, ...]
-    index: dict[int, int]
-    power: tuple[int, ...]
-    steps: tuple[tuple[int, ...], ...]
-    chains: tuple[tuple[int, ...], ...]
-    chain_values: tuple[tuple[int, ...], ...]
-    step_of: tuple[int, ...]  # per index: its order step
-    chain_pos: tuple[dict[int, int], ...]  # per chain: step → position on it
-    index_table: bytes  # ``bytes.translate`` table: kind of this suit → its index
-    others: bytes  # the kinds of the other effective suits
-
-    def counts_in(self, cards: Sequence[int]) -> tuple[int, ...]:
-        """Count vector of the cards of this suit among ``cards`` (the others
-        dropped by one ``bytes.translate``, which costs less than testing each card)."""
-        vec = [0] * len(self.kinds)
-        for i in bytes(cards).translate(self.index_table, self.others):
-            vec[i] += 1
-        return tuple(vec)
-
-    def counts(self, cards: Iterable[int]) -> tuple[int, ...]:
-        """Count vector of ``cards`` (all of this suit)."""
-        vec = [0] * len(self.kinds)
-        for c in cards:
-            vec[self.index[c]] += 1
-        return tuple(vec)
-
-    def cards(self, counts: Sequence[int]) -> list[int]:
-        """The cards of a count vector, high → low."""
-        kinds = self.kinds
-        return self.order.sorted([kinds[i] for i, c in enumerate(counts) if c for _ in range(c)])
-
-
-@lru_cache(maxsize=512)
-def layout(order: TrumpOrder, suit: int) -> Layout:
-    """The (cached) layout of effective suit ``suit`` under ``order``."""
-    steps_kinds = order.steps[suit]
-    kinds: list[int] = []
-    steps: list[tuple[int, ...]] = []
-    for step_kinds in steps_kinds:
-        ordered = sorted(step_kinds, key=lambda k: (order.power[k], k))
-        steps.append(tuple(range(len(kinds), len(kinds) + len(ordered))))
-        kinds += ordered
-    return Layout(
-        order=order,
-        suit=suit,
-        kinds=tuple(kinds),
-        index={k: i for i, k in enumerate(kinds)},
-        power=tuple(order.power[k] for k in kinds),
-        steps=tuple(steps),
-        chains=order.chains[suit],
-        chain_values=order.chain_values[suit],
-        step_of=tuple(s for s, members in enumerate(steps) for _ in members),
-        chain_pos=tuple({step: pos for pos, step in enumerate(chain)} for chain in order.chains[suit]),
-        index_table=bytes(kinds.index(k) if k in kinds else 0 for k in range(256)),
-        others=bytes(k for k in range(len(order.suit)) if k not in kinds),
-    )
-
-
 def usable(count: int, width: int, protect: bool) -> bool:
     """Can a kind held ``count`` times supply a tuple of ``width``?"""
     return count == width if protect else count >= width
@@ -169,73 +97,14 @@ class Placed:
     rank: int  # strength among realisations of the same shape (Unit.rank convention)
 
 
-def placements(lay: Layout, counts: Sequence[int], shape: Shape, protect: bool = False) -> list[Placed]:
+def placements(lay: SuitView, counts: Sequence[int], shape: Shape, protect: bool = False) -> list[Placed]:
     """Every way ``counts`` can realise ``shape`` (a tuple or a tractor).
 
     A tractor runs over ``length`` consecutive positions of one of the order's
     chains; at a step with several kinds (off-suit level cards) any one kind
     may serve.  Results are distinct and ordered low → high.
     """
-    return [Placed(shape, at, rank) for at, rank in spots(lay, counts, shape, protect)]
-
-
-def spots(lay: Layout, counts: Sequence[int], shape: Shape, protect: bool = False) -> list[tuple[tuple[int, ...], int]]:
-    """``placements`` as (kinds, rank) pairs: what a search tries before it keeps one."""
-    w, n = shape.width, shape.length
-    if n == 1:  # as usable(c, w, protect), inline
-        power = lay.power
-        if protect:
-            return [((i,), power[i]) for i, c in enumerate(counts) if c == w]
-        return [((i,), power[i]) for i, c in enumerate(counts) if c >= w]
-    held = [i for i, c in enumerate(counts) if c == w] if protect else [i for i, c in enumerate(counts) if c >= w]
-    if len(held) < n:
-        return []
-    at_step: dict[int, list[int]] = {}
-    step_of = lay.step_of
-    for i in held:
-        at_step.setdefault(step_of[i], []).append(i)
-    if len(at_step) < n:
-        return []
-    seen: set[tuple[int, ...]] = set()
-    out: list[tuple[tuple[int, ...], int]] = []
-    power = lay.power
-    for chain, values, pos_of in zip(lay.chains, lay.chain_values, lay.chain_pos, strict=True):
-        marks = sorted([pos_of[step] for step in at_step if step in pos_of])
-        run = 0
-        for k, pos in enumerate(marks):
-            run = run + 1 if k and marks[k - 1] == pos - 1 else 1
-            if run < n:
-                continue
-            window = [at_step[chain[p]] for p in range(pos - n + 1, pos + 1)]
-            for combo in product(*window):
-                if combo in seen:
-                    continue
-                seen.add(combo)
-                out.append((combo, values[pos] * 4 + power[combo[-1]] % 4))
-    return out
-
-
-def can_place(lay: Layout, counts: Sequence[int], shape: Shape) -> bool:
-    """``bool(placements(lay, counts, shape))``, without building the placements:
-    does some chain hold ``shape.length`` consecutive steps each with a kind of
-    at least ``shape.width`` copies?"""
-    w, n = shape.width, shape.length
-    if max(counts, default=0) < w:
-        return False
-    if n == 1:
-        return True
-    step_of = lay.step_of
-    steps = {step_of[i] for i, c in enumerate(counts) if c >= w}
-    if len(steps) < n:
-        return False
-    for pos_of in lay.chain_pos:
-        marks = sorted([pos_of[step] for step in steps if step in pos_of])
-        run = 0
-        for k, pos in enumerate(marks):
-            run = run + 1 if k and marks[k - 1] == pos - 1 else 1
-            if run >= n:
-                return True
-    return False
+    return [Placed(shape, at, rank) for at, rank in lay.spots(counts, shape.width, shape.length, protect)]
 
 
 def take(counts: Sequence[int], placed: Placed) -> tuple[int, ...]:
@@ -246,7 +115,7 @@ def take(counts: Sequence[int], placed: Placed) -> tuple[int, ...]:
     return tuple(vec)
 
 
-def placed_cards(lay: Layout, pieces: Iterable[Placed]) -> list[int]:
+def placed_cards(lay: SuitView, pieces: Iterable[Placed]) -> list[int]:
     """The cards of realised shapes."""
     out: list[int] = []
     for p in pieces:
@@ -268,7 +137,7 @@ _TUPLES = {w: Shape(w) for w in range(1, 5)}  # a tuple is 1 to 4 copies of a ca
 
 
 def place_tuples(
-    lay: Layout, counts: Sequence[int], widths: Sequence[int], protect: bool = False
+    lay: SuitView, counts: Sequence[int], widths: Sequence[int], protect: bool = False
 ) -> tuple[tuple[int, ...], list[Placed]] | None:
     """Realise tuples of ``widths`` (any order) disjointly, or None.
 
@@ -310,7 +179,7 @@ def form_plan(pieces: Sequence[Shape]) -> FormPlan:
 
 
 def form(
-    lay: Layout, counts: tuple[int, ...], pieces: Sequence[Shape], protect: bool = False
+    lay: SuitView, counts: tuple[int, ...], pieces: Sequence[Shape], protect: bool = False
 ) -> list[Placed] | None:
     """Can ``counts`` supply every shape of ``pieces`` disjointly?  One way, or None.
 
@@ -321,7 +190,7 @@ def form(
 
 
 def form_planned(
-    lay: Layout, counts: tuple[int, ...], plan: FormPlan, protect: bool, total: int, most: int
+    lay: SuitView, counts: tuple[int, ...], plan: FormPlan, protect: bool, total: int, most: int
 ) -> list[Placed] | None:
     """``form`` of the shapes of ``plan``; ``total`` and ``most`` are the sum and
     the largest of ``counts`` (a first look rejects what cannot fit at all)."""
@@ -337,7 +206,7 @@ def form_planned(
         if (k, vec) in failed:
             return None
         tractor = tractors[k]
-        for at, rank in spots(lay, vec, tractor, protect):
+        for at, rank in lay.spots(vec, tractor.width, tractor.length, protect):
             left = list(vec)
             for i in at:
                 left[i] -= tractor.width
@@ -350,7 +219,7 @@ def form_planned(
     return search(0, counts)
 
 
-def fill(lay: Layout, counts: Sequence[int], used: Sequence[int], n: int) -> list[int]:
+def fill(lay: SuitView, counts: Sequence[int], used: Sequence[int], n: int) -> list[int]:
     """``n`` cards: the cards ``used`` plus the lowest remaining ones of ``counts``."""
     out = list(used)
     if len(out) >= n:

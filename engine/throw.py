@@ -13,13 +13,11 @@ beats a thrown unit whatever the ranks (a quad beats a thrown 2-pair tractor).
 Cards of other effective suits never beat a throw.
 
 A failed throw is replaced by one unit of it, chosen by ``throw_forced_unit``,
-and may cost a penalty (``throw_penalty``).  The search works on count vectors:
-for every seat, its copies of each kind of the led suit (one ``bytes.translate``
-of its hand), then for each thrown shape, once, the highest unit of that shape
-the seat can form (the suit's kinds from the top down, its chains from their
-highest position down; not at all when the lowest thrown unit of the shape is
-the highest the suit has), so a four-deck 12-card throw is judged in well under
-a millisecond.
+and may cost a penalty (``throw_penalty``).  The search works on count vectors
+(``engine.suit.SuitView``): for every seat, its copies of each kind of the led
+suit, then for each thrown shape, once, the highest unit of that shape the seat
+can form (``SuitView.highest``; not at all when the lowest thrown unit of the
+shape is the highest the suit has, ``SuitView.tops``).
 """
 
 from __future__ import annotations
@@ -32,17 +30,24 @@ from itertools import chain
 
 from engine.cards import KINDS, card_str, check_copies
 from engine.errors import InvalidInput, Problem
+from engine.lead import lead_of
 from engine.reasons import Reason
 from engine.records import quick_init
-from engine.rules import Rules
+from engine.rules import Rules, ThrowForcedUnit, ThrowPenalty
+from engine.suit import NO_RANK, SuitView, suit_view
 from engine.trump import TrumpOrder
-from engine.units import Unit, decompose, mixed_suit_problems
+from engine.units import Unit, mixed_suit_problems
 from engine.words import cards_text, shape_name, suit_name, unit_name
 
 SEATS = 4
 _AFTER = tuple(tuple((leader + i) % SEATS for i in range(1, SEATS)) for leader in range(SEATS))  # in playing order
 _KINDS = frozenset(range(KINDS))
-_NO_RANK = -(1 << 30)  # below every rank
+_SUIT_NAMES = tuple((suit_name(s), suit_name(s, "zh")) for s in range(5))  # per effective suit
+
+
+def _suit_names(suit: int) -> tuple[str, str]:
+    """The effective suit's name in English and Chinese (``suit_name``)."""
+    return _SUIT_NAMES[suit]
 
 
 @quick_init  # a verdict makes many: engine.records
@@ -81,13 +86,13 @@ class Penalty:
     1 = seats 1/3).  ``seat`` is the penalised thrower.
     """
 
-    kind: str
+    kind: ThrowPenalty
     amount: int = 0
     seat: int | None = None
     team: int | None = None
 
 
-_NO_PENALTY = Penalty("none")
+_NO_PENALTY = Penalty(ThrowPenalty.NONE)
 
 
 @quick_init  # a verdict makes many: engine.records
@@ -168,120 +173,20 @@ def _beaten_reasons(unit: Unit, blockers: list[tuple[Blocker, str, str]]) -> lis
 # ---------------------------------------------------------------- the search
 
 
-@dataclass(frozen=True, slots=True)
-class _Layout:
-    """The kinds of one effective suit, highest first (by order step, then power,
-    then as listed in ``TrumpOrder.steps``); each chain of the suit (docs/rules.md §3,
-    ``TrumpOrder.chains``) from its highest position down, as (its value, the
-    places in ``kinds`` of the kinds of its step); the ``bytes.translate``
-    arguments that turn a hand's cards into the places of its cards of the suit;
-    and ``tops``: per length, the rank of the highest unit of that length the
-    suit has (what ``_Seat.unit`` finds for a seat holding every kind), so a
-    shape whose lowest thrown unit ranks at least that high is not searched."""
-
-    kinds: tuple[int, ...]
-    chains: tuple[tuple[tuple[int, tuple[int, ...]], ...], ...]
-    table: bytes  # kind → its place in ``kinds``
-    others: bytes  # every byte that is not a kind of the suit
-    suit_en: str  # the suit's name (``suit_name``)
-    suit_zh: str
-    tops: tuple[int, ...]  # indexed by length (0: none)
-
-
-@lru_cache(maxsize=1024)
-def _layout(order: TrumpOrder, suit: int) -> _Layout:
-    power = order.power
-    steps = order.steps[suit]
-    places: list[tuple[int, ...]] = [()] * len(steps)  # per step, the places of its kinds
-    kinds: list[int] = []
-    for step in reversed(range(len(steps))):
-        ranked = sorted(steps[step], key=lambda k: -power[k])  # stable: as listed on ties
-        places[step] = tuple(range(len(kinds), len(kinds) + len(ranked)))
-        kinds += ranked
-    chains = []
-    for linked, values in zip(order.chains[suit], order.chain_values[suit], strict=True):
-        assert list(values) == sorted(set(values)), "a chain rises: its highest run is found first from the top"
-        chains.append(tuple((values[pos], places[linked[pos]]) for pos in reversed(range(len(linked)))))
-    table = bytearray(256)
-    for i, kind in enumerate(kinds):
-        table[kind] = i
-    others = bytes(b for b in range(256) if b not in kinds)
-    # the highest unit of each length: with every kind held, a chain's maximal runs of
-    # positions holding a kind, from the top down, and their top kinds (as ``_Seat.unit``)
-    tops = [_NO_RANK] * (len(kinds) + 1)
-    if kinds:
-        tops[1] = power[kinds[0]]
-    for positions in chains:
-        run = top = 0
-        for value, held in positions:
-            if not held:
-                run = 0
-                continue
-            if not run:
-                top = value * 4 + power[kinds[held[0]]] % 4
-            run += 1
-            if run > 1:  # a tractor (a single unit ranks by power)
-                tops[run] = max(tops[run], top)
-    return _Layout(
-        tuple(kinds), tuple(chains), bytes(table), others, suit_name(suit), suit_name(suit, "zh"), tuple(tops)
-    )
-
-
 class _Seat:
-    """One seat's cards of the led suit: the copies it holds of each kind.
+    """One seat's cards of the led suit (a count vector of its ``SuitView``).
 
-    ``unit(w, l)`` is the highest unit of shape (w, l) the seat can form, as
-    (rank, its cards high → low) or None: at each order step the kind used is
-    the highest-power kind held at least ``w`` times (the first listed on
-    ties).  ``threat`` is what the seat can beat a thrown shape with.
+    ``threat`` is what the seat can beat a thrown shape with: its highest unit
+    of that shape (``SuitView.highest``), or a wider shape of as many cards.
     """
 
-    __slots__ = ("copies", "layout", "order", "seat")
+    __slots__ = ("copies", "seat", "suit_en", "suit_zh", "view")
 
-    def __init__(self, seat: int, cards: Sequence[int], layout: _Layout, order: TrumpOrder) -> None:
+    def __init__(self, seat: int, cards: Sequence[int], view: SuitView, suit_en: str, suit_zh: str) -> None:
         self.seat = seat
-        self.order = order
-        self.layout = layout
-        copies = [0] * len(layout.kinds)
-        # cards are kinds 0..53 (checked): one byte each; translate keeps the led suit's
-        for i in bytes(cards).translate(layout.table, layout.others):
-            copies[i] += 1
-        self.copies = copies
-
-    def unit(self, width: int, length: int) -> tuple[int, tuple[int, ...]] | None:
-        kinds = self.layout.kinds
-        copies = self.copies
-        power = self.order.power
-        if length == 1:
-            # kinds run high → low (power = 4 * step + at most 3): the first held
-            # ``width`` times is the highest
-            for place, held in enumerate(copies):
-                if held >= width:
-                    kind = kinds[place]
-                    return power[kind], (kind,) * width
-            return None
-        rank = _NO_RANK
-        best: list[int] = []
-        for positions in self.layout.chains:
-            # from the top down, the first ``length`` consecutive positions held
-            # ``width`` times are the chain's highest tractor
-            run: list[int] = []
-            top = 0
-            for value, places in positions:
-                for place in places:
-                    if copies[place] >= width:
-                        if not run:
-                            top = value * 4 + power[kinds[place]] % 4
-                        run.append(kinds[place])
-                        break
-                else:
-                    run = []
-                    continue
-                if len(run) == length:
-                    if top > rank:
-                        rank, best = top, run
-                    break
-        return (rank, tuple(self.order.sorted(best * width))) if best else None
+        self.view = view
+        self.copies = view.counts_in(cards)  # cards are kinds 0..53 (checked)
+        self.suit_en, self.suit_zh = suit_en, suit_zh
 
     def threat(
         self, width: int, length: int, lowest: int, highest: int, rules: Rules
@@ -295,24 +200,24 @@ class _Seat:
         and the first wider width it holds.  Each is the Blocker and its
         ``_holding``, made only if it beats a thrown unit.  No unit of the shape
         is searched for when none in the suit ranks above ``lowest``
-        (``_Layout.tops``): then ``above`` is below every rank.
+        (``SuitView.tops``): then ``above`` is below every rank.
         """
-        layout = self.layout
+        view = self.view
         # no search when no unit of the shape in the suit ranks above ``lowest``
-        same = self.unit(width, length) if lowest < layout.tops[length] else None
-        above = _NO_RANK if same is None else same[0]  # below every rank when the seat has no such unit
+        same = view.highest(self.copies, width, length) if lowest < view.tops[length] else None
+        above = NO_RANK if same is None else same[0]  # below every rank when the seat has no such unit
         beats_same = None
         if same is not None and above > lowest:
-            beats_same = _holding(Blocker(self.seat, same[1], width, length), layout.suit_en, layout.suit_zh)
+            beats_same = _holding(Blocker(self.seat, same[1], width, length), self.suit_en, self.suit_zh)
         beats_wider = None
         if rules.wider_shape_beats and length > 1 and above <= highest:  # a tuple has no wider shape
             size = width * length
             for wide in range(width + 1, rules.decks + 1):
                 if size % wide == 0:
-                    wider = self.unit(wide, size // wide)
+                    wider = view.highest(self.copies, wide, size // wide)
                     if wider is not None:
                         blocker = Blocker(self.seat, wider[1], wide, size // wide, True)
-                        beats_wider = _holding(blocker, layout.suit_en, layout.suit_zh)
+                        beats_wider = _holding(blocker, self.suit_en, self.suit_zh)
                         break
         return above, beats_same, beats_wider
 
@@ -397,17 +302,17 @@ def _choose_forced(
 ) -> tuple[int, Reason]:
     """Index of the forced unit under ``throw_forced_unit`` (docs/rules.md §4), and why."""
     policy = rules.throw_forced_unit
-    if policy == "smallest_failed":
+    if policy == ThrowForcedUnit.SMALLEST_FAILED:
         index = min([(i, f.unit) for i, f in failed], key=_smallest)[0]
         en = "of the failed units, the one with the fewest cards, then the lowest, is forced"
         zh = "出失败牌型中张数最少、其次最小的一手"
         source = "seed 002"
-    elif policy == "smallest_unit":
+    elif policy == ThrowForcedUnit.SMALLEST_UNIT:
         index = min(enumerate(units), key=_smallest)[0]
         en = "the smallest unit of the throw (fewest cards, then lowest), failed or not, is forced"
         zh = "出甩牌中最小的一手（张数最少，其次最小），无论其是否被大过"
         source = "docs/rules.md §4"
-    elif policy == "first_blocked":
+    elif policy == ThrowForcedUnit.FIRST_BLOCKED:
         blocking = {b.seat for _, f in failed for b in f.beaten_by}
         first = next(s for s in seats if s in blocking)
         mine = [(i, f.unit) for i, f in failed if any(b.seat == first for b in f.beaten_by)]
@@ -436,13 +341,13 @@ def _choose_forced(
 def _penalty(leader: int, cards: int, rules: Rules) -> tuple[Penalty, Reason | None]:
     """The ``throw_penalty`` of a failed throw of ``cards`` cards (docs/rules.md §4)."""
     kind = rules.throw_penalty
-    if kind == "match_point":
+    if kind == ThrowPenalty.MATCH_POINT:
         return Penalty(kind, 1, leader, None), Reason(
             "throw.penalty.match_point",
             f"Seat {leader} loses 1 match point for the failed throw (seed 002).",
             f"甩牌失败，{leader}号位扣1分（只扣本人）。",
         )
-    if kind == "points_per_card":
+    if kind == ThrowPenalty.POINTS_PER_CARD:
         per = rules.throw_penalty_points_per_card
         team = (leader + 1) % 2
         amount = per * cards
@@ -511,12 +416,13 @@ def judge_checked_throw(
 ) -> ThrowVerdict:
     """``judge_throw`` on input that passes its checks, the lead of effective
     ``suit`` (``engine.audit`` checks every lead against the hands itself)."""
-    units = decompose(lead, order)
+    units = lead_of(tuple(sorted(lead)), order, rules.follow_patterns).units
     if len(units) == 1:
         return ThrowVerdict(leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, _single_unit(units[0]))
     seats = [s for s in _AFTER[leader] if s in hands]
-    layout = _layout(order, suit)
-    others = [_Seat(s, hands[s], layout, order) for s in seats]
+    view = suit_view(order, suit)
+    suit_en, suit_zh = _suit_names(suit)
+    others = [_Seat(s, hands[s], view, suit_en, suit_zh) for s in seats]
     ranks: dict[tuple[int, int], list[int]] = {}  # each thrown shape → the ranks of its units
     for unit in units:
         ranks.setdefault((unit.width, unit.length), []).append(unit.rank)
@@ -535,7 +441,6 @@ def judge_checked_throw(
             failed.append((index, FailedUnit(unit, tuple([b for b, _, _ in blockers]))))
             reasons += _beaten_reasons(unit, blockers)
     if not failed:
-        suit_en, suit_zh = layout.suit_en, layout.suit_zh
         reasons.append(
             Reason(
                 "throw.stands",

@@ -34,22 +34,19 @@ from functools import lru_cache
 
 from engine.cards import card_str, check_copies, points
 from engine.errors import InvalidInput, Problem
-from engine.follow import FollowVerdict, follow_lead, judge_lead
+from engine.follow import FollowVerdict, judge_lead
+from engine.lead import LeadForm, LeadWords, largest, lead_of
 from engine.reasons import Reason
-from engine.records import ValueCache, quick_init
-from engine.rules import Rules
+from engine.records import quick_init
+from engine.rules import Rules, ThrowComparison
 from engine.shapes import (
-    Layout,
     Shape,
-    describe_pieces,
     in_hand,
-    layout,
-    spots,
     within_copies,
 )
+from engine.suit import SuitView, suit_view
 from engine.trump import TRUMP, TrumpOrder
-from engine.units import Unit, decompose, mixed_suit_problems, unit_shapes
-from engine.words import suit_name
+from engine.units import Unit, mixed_suit_problems, unit_shapes
 
 ROLES = ("lead", "follow", "ruff", "discard")
 _POINTS = tuple(points(k) for k in range(54))
@@ -116,7 +113,7 @@ def _single(card: int, power: int, suit: int) -> Unit:
     return Unit(1, 1, (card,), power, suit)
 
 
-def _unit(lay: Layout, shape: Shape, at: tuple[int, ...], rank: int) -> Unit:
+def _unit(lay: SuitView, shape: Shape, at: tuple[int, ...], rank: int) -> Unit:
     """The unit of ``shape`` placed at the layout's kinds ``at`` (low → high)."""
     kinds = [lay.kinds[i] for i in reversed(at)]
     cards = tuple([k for k in kinds for _ in range(shape.width)])
@@ -168,7 +165,7 @@ def _search(
     slots = [i for i, (width, _) in enumerate(shapes) if width > 1]
     if not slots:  # a lead of singles: every card serves, strongest first
         return (_singles(cards, [power[k] for k in cards], suit, bonus),)
-    lay = layout(order, suit)
+    lay = suit_view(order, suit)
     counts = lay.counts(cards)
     singles = [i for i, (width, _) in enumerate(shapes) if width == 1]
     found: list[Arrangement] = []
@@ -196,7 +193,7 @@ def _search(
         i = slots[k]
         same_as_previous = k > 0 and shapes[slots[k - 1]] == shapes[i]
         for shape in _serving(shapes[i][0], shapes[i][1], wider, decks):
-            for at, rank in spots(lay, vec, shape):
+            for at, rank in lay.spots(vec, shape.width, shape.length):
                 mark = (shape, at)
                 if same_as_previous and bound is not None and mark > bound:  # type: ignore[operator]
                     continue
@@ -232,20 +229,6 @@ def _groups(arrangement: Arrangement, shapes: Sequence[tuple[int, int]]) -> tupl
     return tuple(tuple(sorted(groups[s], reverse=True)) for s in sorted(groups))
 
 
-def largest_slots(lead_units: Sequence[Unit]) -> tuple[int, ...]:
-    """The lead's largest shape (docs/rules.md §6 largest_unit): its tractors, else its
-    widest tuples, else its singles — as indices into ``lead_units``."""
-    return _largest(unit_shapes(lead_units))
-
-
-def _largest(shapes: Sequence[tuple[int, int]]) -> tuple[int, ...]:
-    """``largest_slots`` of units of ``shapes`` (width, length)."""
-    if any(length > 1 for _, length in shapes):
-        return tuple(i for i, (_, length) in enumerate(shapes) if length > 1)
-    widest = max(width for width, _ in shapes)
-    return tuple(i for i, (width, _) in enumerate(shapes) if width == widest)
-
-
 @quick_init
 @dataclass(frozen=True, slots=True)
 class Strength:
@@ -271,13 +254,13 @@ def strength(
     if not found:
         return None
     mode = rules.throw_comparison
-    return _strength(found, unit_shapes(units), largest_slots(units), _highest(cards, units[0].suit, order, mode), mode)
+    return _strength(found, unit_shapes(units), largest(unit_shapes(units)), _highest(cards, units[0].suit, order, mode), mode)
 
 
-def _highest(cards: Sequence[int], led: int, order: TrumpOrder, mode: str) -> tuple[int, int] | None:
+def _highest(cards: Sequence[int], led: int, order: TrumpOrder, mode: ThrowComparison) -> tuple[int, int] | None:
     """``Strength.highest`` of a play that may serve (all of one suit): whether it
     trumps a plain lead, and its highest power; computed for highest_card only."""
-    if mode != "highest_card":
+    if mode != ThrowComparison.HIGHEST_CARD:
         return None
     power = order.power
     return (1 if order.suit[cards[0]] != led else 0, max([power[c] for c in cards]))
@@ -288,7 +271,7 @@ def _strength(
     shapes: Sequence[tuple[int, int]],
     largest: tuple[int, ...],
     highest: tuple[int, int] | None,
-    mode: str,
+    mode: ThrowComparison,
 ) -> Strength:
     if len(largest) == 1 and len(found) == 1:
         value = found[0].keys[largest[0]]
@@ -297,7 +280,7 @@ def _strength(
     return Strength(
         value=value,
         highest=highest,
-        groups=tuple(_groups(a, shapes) for a in found) if mode == "all_units" else None,
+        groups=tuple(_groups(a, shapes) for a in found) if mode == ThrowComparison.ALL_UNITS else None,
     )
 
 
@@ -313,9 +296,9 @@ def stronger(cand: Strength | None, best: Strength | None, single_unit: bool, ru
     if best is None:
         return True
     mode = rules.throw_comparison
-    if single_unit or mode == "largest_unit":
+    if single_unit or mode == ThrowComparison.LARGEST_UNIT:
         return cand.value > best.value
-    if mode == "highest_card":
+    if mode == ThrowComparison.HIGHEST_CARD:
         assert cand.highest is not None and best.highest is not None
         return cand.highest > best.highest
     assert cand.groups is not None and best.groups is not None
@@ -334,6 +317,7 @@ def beats(
     >>> from engine.cards import parse_card as p
     >>> rules = preset("two-deck")
     >>> order = trump_order(Trump(8, 1), rules)   # playing 10, hearts trump (seed 000)
+    >>> from engine.units import decompose
     >>> cards = lambda s: [p(c) for c in s.split()]
     >>> lead = decompose(cards("5S 4S 4S"), order)
     >>> beats(cards("9H 7H 7H"), cards("5S 4S 4S"), lead, order, rules)
@@ -418,71 +402,6 @@ def _check(
         raise InvalidInput(problems)
 
 
-@dataclass(frozen=True, slots=True, eq=False)
-class _LeadWords:
-    """The lead's words, built once per lead form (compared by identity: the
-    cache hands out one object per form, which keys the reason caches)."""
-
-    suit_en: str
-    suit_zh: str
-    shape_en: str
-    shape_zh: str
-
-
-@lru_cache(maxsize=256)
-def _lead_words(shapes: tuple[tuple[int, int], ...], suit: int) -> _LeadWords:
-    pieces = [Shape(width, length) for width, length in shapes if width > 1]
-    singles = sum(1 for width, _ in shapes if width == 1)
-    return _LeadWords(
-        suit_name(suit, "en"),
-        suit_name(suit, "zh"),
-        describe_pieces(pieces, singles, "en"),
-        describe_pieces(pieces, singles, "zh"),
-    )
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class _Form:
-    """What every play of a trick is measured against (docs/rules.md §4, §6), less the
-    lead's cards: the shapes (width, length) of the lead's units in
-    ``decompose``'s order, their effective suit, the slots of its largest shape,
-    whether it is a single unit (else a throw), whether it is all singles, and
-    its words.  One object per form (compared by identity), shared by every lead
-    of that form in every hand: a single, a pair of any suit's cards, …"""
-
-    shapes: tuple[tuple[int, int], ...]
-    suit: int
-    largest: tuple[int, ...]
-    single: bool
-    tractors: bool  # has a tractor
-    singles: bool  # all singles
-    words: _LeadWords
-
-
-@lru_cache(maxsize=256)
-def _form(shapes: tuple[tuple[int, int], ...], suit: int) -> _Form:
-    return _Form(
-        shapes, suit, _largest(shapes), len(shapes) == 1, any(length > 1 for _, length in shapes),
-        all(width == 1 for width, _ in shapes), _lead_words(shapes, suit),
-    )
-
-
-@quick_init
-@dataclass(frozen=True, slots=True, eq=False)
-class _Lead:
-    """The lead's units (``decompose``) and its ``_Form``."""
-
-    units: tuple[Unit, ...]
-    form: _Form
-
-
-@lru_cache(maxsize=1024)
-def _lead(key: tuple[int, ...], order: TrumpOrder) -> _Lead:
-    """The ``_Lead`` of the lead's cards ``key`` (sorted; checked to be one suit)."""
-    units = decompose(key, order)
-    return _Lead(units, _form(unit_shapes(units), units[0].suit))
-
-
 @quick_init
 @dataclass(frozen=True, slots=True)
 class _Measure:
@@ -498,49 +417,29 @@ class _Measure:
 _UNMATCHED = _Measure((), None, None)
 
 
-def _measure(play: Sequence[int], form: _Form, order: TrumpOrder, rules: Rules) -> _Measure:
-    """The play's ``_Measure`` against a lead of ``form``, cached by value: by the
-    play and the lead's form (not its cards), and without a tractor in the lead
-    by the play's powers and suit (not the whole order)."""
+def _measure(play: Sequence[int], form: LeadForm, order: TrumpOrder, rules: Rules) -> _Measure:
+    """The play's ``_Measure`` against a lead of ``form`` (cached by the play,
+    the lead's form, the order and the options the comparison reads)."""
     if not _may_serve(play, form.suit, order):
         return _UNMATCHED
     cards = tuple(sorted(play)) if len(play) > 1 else tuple(play)
     mode = rules.throw_comparison
-    if form.tractors:
-        return _arrangements(cards, form, order, rules.wider_shape_beats, rules.decks, mode)
-    power = order.power
-    powers = tuple([power[c] for c in cards])
-    suit = order.suit[cards[0]]
     if form.singles:
-        return _single_arrangements(cards, form, powers, suit, mode)
-    key = (cards, form, powers, suit, mode)
-    return _TUPLE_ARRANGEMENTS.get(key) or _TUPLE_ARRANGEMENTS.keep(key, _tuple_arrangements(cards, form, order, mode))
+        power = order.power
+        return _single_arrangements(cards, form, tuple([power[c] for c in cards]), order.suit[cards[0]], mode)
+    return _arrangements(cards, form, order, rules.wider_shape_beats, rules.decks, mode)
 
 
-@lru_cache(maxsize=2048)
+@lru_cache(maxsize=4096)
 def _arrangements(
-    cards: tuple[int, ...], form: _Form, order: TrumpOrder, wider: bool, decks: int, mode: str
+    cards: tuple[int, ...], form: LeadForm, order: TrumpOrder, wider: bool, decks: int, mode: ThrowComparison
 ) -> _Measure:
     """``_measure`` of sorted ``cards`` that ``_may_serve`` a lead of ``form``
-    with a tractor (cached per play and lead form, not the lead's cards)."""
+    (not all singles), cached per play and lead form, not the lead's cards."""
     return _searched(cards, form, order, wider, decks, mode)
 
 
-_TUPLE_ARRANGEMENTS: ValueCache[tuple[object, ...], _Measure] = ValueCache(2048)
-"""``_tuple_arrangements`` by value: the play's cards, the lead's form, the
-cards' powers, their effective suit and the comparison mode."""
-
-
-def _tuple_arrangements(cards: tuple[int, ...], form: _Form, order: TrumpOrder, mode: str) -> _Measure:
-    """``_measure`` of sorted ``cards`` that ``_may_serve`` a lead of tuples and
-    singles, no tractor: each of its slots takes a tuple of its own width
-    (``_serving``) wherever it lies in the order, so the result depends on the
-    cards, their powers and effective suit alone, which recur across hands and
-    trumps (``_TUPLE_ARRANGEMENTS``); the order only lays the cards out."""
-    return _searched(cards, form, order, False, 1, mode)
-
-
-def _searched(cards: tuple[int, ...], form: _Form, order: TrumpOrder, wider: bool, decks: int, mode: str) -> _Measure:
+def _searched(cards: tuple[int, ...], form: LeadForm, order: TrumpOrder, wider: bool, decks: int, mode: ThrowComparison) -> _Measure:
     """``_measure`` of sorted ``cards`` by ``_search``, uncached."""
     found = _search(cards, form.shapes, form.suit, order, wider, decks)
     if not found:
@@ -550,7 +449,7 @@ def _searched(cards: tuple[int, ...], form: _Form, order: TrumpOrder, wider: boo
 
 @lru_cache(maxsize=2048)
 def _single_arrangements(
-    cards: tuple[int, ...], form: _Form, powers: tuple[int, ...], suit: int, mode: str
+    cards: tuple[int, ...], form: LeadForm, powers: tuple[int, ...], suit: int, mode: ThrowComparison
 ) -> _Measure:
     """``_measure`` of sorted ``cards`` of effective suit ``suit`` and powers
     ``powers`` that ``_may_serve`` a lead of singles: nothing else of the order
@@ -558,17 +457,17 @@ def _single_arrangements(
     across hands and trumps."""
     bonus = 1 if suit != form.suit else 0
     found = (_singles(cards, powers, suit, bonus),)
-    return _measured(found, form, (bonus, max(powers)) if mode == "highest_card" else None, mode)
+    return _measured(found, form, (bonus, max(powers)) if mode == ThrowComparison.HIGHEST_CARD else None, mode)
 
 
 def _measured(
-    found: tuple[Arrangement, ...], form: _Form, highest: tuple[int, int] | None, mode: str
+    found: tuple[Arrangement, ...], form: LeadForm, highest: tuple[int, int] | None, mode: ThrowComparison
 ) -> _Measure:
     return _Measure(found, _strength(found, form.shapes, form.largest, highest, mode), _strongest(found, form.largest))
 
 
 def _contest(
-    plays: Sequence[Sequence[int]], form: _Form, order: TrumpOrder, rules: Rules
+    plays: Sequence[Sequence[int]], form: LeadForm, order: TrumpOrder, rules: Rules
 ) -> tuple[list[_Measure], list[bool], int]:
     """Who wins (docs/rules.md §6): the one code path that decides, for ``resolve_trick``
     and ``trick_winner`` alike, on input ``_check`` passed.
@@ -615,7 +514,7 @@ def trick_winner_and_lead(
     """``trick_winner`` and the lead's units (``decompose``), worked out on the
     way: for callers that need both (``engine.kitty.kitty_from_trick``)."""
     _check(leader, plays, order, rules, None, copies)
-    lead = _lead(tuple(sorted(plays[0])), order)
+    lead = lead_of(tuple(sorted(plays[0])), order, rules.follow_patterns)
     return (leader + _contest(plays, lead.form, order, rules)[2]) % 4, lead.units
 
 
@@ -634,7 +533,7 @@ def _role(i: int, play: Sequence[int], led: int, matched: bool, suit_of: tuple[i
 
 @lru_cache(maxsize=4096)
 def _play_reasons(
-    role: str, words: _LeadWords, throw: bool, seat: int, matched: bool, won: bool, best_seat: int, mode: str
+    role: str, words: LeadWords, throw: bool, seat: int, matched: bool, won: bool, best_seat: int, mode: ThrowComparison
 ) -> tuple[Reason, ...]:
     """A play's reasons in the trick: its role and, for a follow or a ruff, how
     it compared with the best play so far (cached by value: a few dozen per lead form)."""
@@ -644,7 +543,7 @@ def _play_reasons(
     return (role_reason,)
 
 
-def _role_reason(role: str, words: _LeadWords, throw: bool, seat: int) -> Reason:
+def _role_reason(role: str, words: LeadWords, throw: bool, seat: int) -> Reason:
     """The reason for a play's role."""
     if role == "lead":
         return Reason(
@@ -681,7 +580,7 @@ _HOW = {
 }
 
 
-def _compare_reason(matched: bool, won: bool, best_seat: int, words: _LeadWords, mode: str) -> Reason:
+def _compare_reason(matched: bool, won: bool, best_seat: int, words: LeadWords, mode: ThrowComparison) -> Reason:
     """How a follow or ruff compared with the best play so far."""
     how = _HOW[mode]
     if not matched:
@@ -753,14 +652,13 @@ def resolve_checked(
     leader a seat, four plays of the lead's size from the hands, the lead of
     one suit, no more copies than decks), so it does not pay for them twice."""
     lead_key = tuple(sorted(plays[0]))
-    lead = _lead(lead_key, order)
+    lead = lead_of(lead_key, order, rules.follow_patterns)
     form = lead.form
     measures, won, best = _contest(plays, form, order, rules)
     led, words, single = form.suit, form.words, form.single
     throw = not single
-    mode = "largest_unit" if single else rules.throw_comparison
+    mode = ThrowComparison.LARGEST_UNIT if single else rules.throw_comparison
     suit_of = order.suit
-    judged = follow_lead(order, lead_key, rules) if hands is not None and len(plays) > 1 else None
     best_so_far = leader  # the seat of the best play before the current one
     verdicts: list[PlayVerdict] = []
     for i, play in enumerate(plays):
@@ -778,8 +676,7 @@ def resolve_checked(
                 else:
                     reasons += (_THROW_NOT_JUDGED,)
             else:
-                assert judged is not None
-                follow = judge_lead(judged, hands[seat], play, order, rules)
+                follow = judge_lead(lead, hands[seat], play, order, rules)
                 legal = follow.legal
                 reasons += follow.reasons
         verdicts.append(

@@ -2,7 +2,8 @@
 
 A *unit* is a tuple of ``width`` identical cards (single, pair 对子, triple 三条,
 quad 四条) or a tractor 拖拉机: ``length`` ≥ 2 tuples of one width at
-consecutive order steps of one effective suit (``TrumpOrder.chains``).
+consecutive positions of one of the order's chains (``engine.suit``, where a
+tractor is defined).
 
 ``decompose`` is the one deterministic decomposition that leads, throws,
 following, trick comparison and the kitty all share (docs/rules.md §4): repeatedly take
@@ -18,6 +19,7 @@ from functools import lru_cache
 from engine.cards import card_str
 from engine.errors import Problem
 from engine.records import quick_init
+from engine.suit import SuitView, suit_view, unit_rank
 from engine.trump import SUIT_LABELS, TrumpOrder
 
 
@@ -55,157 +57,73 @@ class Unit:
         return "".join(card_str(c) for c in self.cards)
 
 
-def _pick_kind(order: TrumpOrder, kinds: Iterable[int], counts: Mapping[int, int], width: int) -> int | None:
-    """Which kind of a step supplies a tuple of ``width``: the highest power
-    (docs/rules.md §4 "ties → the higher"), then the tightest fit (keeping wider tuples
-    whole), then the lowest kind."""
-    best: tuple[int, int, int] | None = None
-    for kind in kinds:
-        c = counts.get(kind, 0)
-        if c >= width:
-            key = (-order.power[kind], c, kind)
-            if best is None or key < best:
-                best = key
-    return None if best is None else best[2]
+def _pick_kind(view: SuitView, step: int, counts: Sequence[int], width: int) -> int:
+    """Which kind of a step supplies a tuple of ``width`` (a view index): the
+    highest power (docs/rules.md §4 "ties → the higher"), then the tightest fit (keeping
+    wider tuples whole), then the lowest kind."""
+    power, kinds = view.power, view.kinds
+    fits = [i for i in view.steps[step] if counts[i] >= width]
+    if len(fits) == 1:
+        return fits[0]
+    return min(fits, key=lambda i: (-power[i], counts[i], kinds[i]))
 
 
-Chains = tuple[tuple[dict[int, int], tuple[int, ...], tuple[int, ...]], ...]
-
-
-@lru_cache(maxsize=4096)
-def _chain_places(order: TrumpOrder, suit: int) -> Chains:
-    """Per chain of ``suit``: each step's position in it, the chain, its values."""
-    return tuple(
-        ({step: pos for pos, step in enumerate(chain)}, chain, values)
-        for chain, values in zip(order.chains[suit], order.chain_values[suit], strict=True)
-    )
-
-
-Span = tuple[tuple[int, ...], tuple[int, ...], list[int]]  # a chain, its values, consecutive positions in it
-
-
-def _pair_spans(order: TrumpOrder, counts: dict[int, int], chains: Chains) -> tuple[dict[int, list[int]], list[Span]]:
-    """The kinds held at least twice at each order step, and the maximal runs of
-    such steps along each chain (chains in order, runs low → high).  Every
-    tractor lies in one of these spans (a wider tuple holds a pair); with none,
-    ``counts`` hold no tractor, and taking cards away never makes one."""
-    step_of = order.step
-    held: dict[int, list[int]] = {}
-    for kind, c in counts.items():
-        if c >= 2:
-            held.setdefault(step_of[kind], []).append(kind)
-    spans: list[Span] = []
-    if len(held) >= 2:
-        for places, chain, values in chains:
-            span: list[int] = []
-            last = -2
-            for pos in sorted([places[step] for step in held if step in places]):
-                if pos != last + 1:
-                    if len(span) >= 2:
-                        spans.append((chain, values, span))
-                    span = []
-                span.append(pos)
-                last = pos
-            if len(span) >= 2:
-                spans.append((chain, values, span))
-    return held, spans
-
-
-def _best_tractor(
-    order: TrumpOrder, suit: int, counts: dict[int, int], held: dict[int, list[int]], spans: list[Span]
-) -> Unit | None:
+def _best_tractor(view: SuitView, counts: list[int]) -> Unit | None:
     """The tractor with the most cards, then the widest, then the highest, if it
     has more cards than the widest tuple (a tuple beats a tractor of as many
     cards: it is wider); None if there is none such.
 
-    Each candidate is a maximal run of a chain at one width, compared by
-    (cards, width, rank, -lowest kind); the first offered wins a full tie
-    (widths rising, chains in order, runs low → high).  Only the spans of
-    pairs (``_pair_spans``) are searched, and a span too short to reach as
-    many cards as the best so far offers nothing better.
+    Each candidate is a maximal run of a chain at one width (``SuitView.runs``),
+    compared by (cards, width, rank, -lowest kind); the first offered wins a
+    full tie (widths rising, chains in order, runs low → high).
     """
-    power = order.power
-    widest = max(counts.values())
+    widest = max(counts)
     best_key = (widest, widest, 0, 0)  # the widest tuple: only more cards beat it
-    best_width, best_kinds, best_rank = 0, [0], 0
+    best: tuple[int, list[int], int] | None = None
+    kinds, power = view.kinds, view.power
     for width in range(2, widest + 1):
-        for chain, values, span in spans:
-            if width * len(span) < best_key[0]:
+        for c, run in view.runs(view.held_steps(counts, width)):
+            if width * len(run) < best_key[0]:  # cannot win on cards
                 continue
-            run: list[int] = []
-            top = 0
-            for pos in span:
-                kinds = held[chain[pos]]
-                if len(kinds) == 1:
-                    picked = kinds[0] if counts[kinds[0]] >= width else None
-                else:
-                    picked = _pick_kind(order, kinds, counts, width)
-                if picked is not None:
-                    run.append(picked)
-                    top = values[pos] * 4 + power[picked] % 4
-                    continue
-                if len(run) >= 2:
-                    key = (width * len(run), width, top, -min(run))
-                    if key > best_key:
-                        best_key, best_width, best_kinds, best_rank = key, width, run, top
-                run = []
-            if len(run) >= 2:
-                key = (width * len(run), width, top, -min(run))
-                if key > best_key:
-                    best_key, best_width, best_kinds, best_rank = key, width, run, top
-    if not best_width:
+            chain = view.chains[c]
+            picked = [_pick_kind(view, chain[pos], counts, width) for pos in run]
+            top = unit_rank(view.chain_values[c][run[-1]], power[picked[-1]])
+            key = (width * len(run), width, top, -min([kinds[i] for i in picked]))
+            if key > best_key:
+                best_key, best = key, (width, picked, top)
+    if best is None:
         return None
-    return Unit(best_width, len(best_kinds), tuple(order.sorted(best_kinds * best_width)), best_rank, suit)
+    width, picked, rank = best
+    return Unit(width, len(picked), tuple(view.order.sorted([kinds[i] for i in picked] * width)), rank, view.suit)
 
 
 @lru_cache(maxsize=4096)
 def _decompose(cards: tuple[int, ...], order: TrumpOrder) -> tuple[Unit, ...]:
-    counts: dict[int, int] = {}
-    for card in cards:
-        counts[card] = counts.get(card, 0) + 1
     suit = order.suit[cards[0]]
-    chains = _chain_places(order, suit)
-    power = order.power
+    view = suit_view(order, suit)
+    counts = list(view.counts(cards))
+    kinds, power = view.kinds, view.power
     units: list[Unit] = []
-    while counts:
-        held, spans = _pair_spans(order, counts, chains)
-        if not spans:
-            break
-        unit = _best_tractor(order, suit, counts, held, spans)
+    while view.runs(view.held_steps(counts, 2)):  # no run of pairs: no tractor, now or later
+        unit = _best_tractor(view, counts)
         if unit is None:  # the widest tuple, the highest of them (then the lowest kind)
-            widest = max(counts.values())
-            kind = min([k for k, c in counts.items() if c == widest], key=lambda k: (-power[k], k))
-            unit = Unit(widest, 1, (kind,) * widest, power[kind], suit)
+            widest = max(counts)
+            i = min([i for i, c in enumerate(counts) if c == widest], key=lambda i: (-power[i], kinds[i]))
+            unit = Unit(widest, 1, (kinds[i],) * widest, power[i], suit)
         units.append(unit)
-        width = unit.width
-        for kind in unit.cards[::width]:
-            left = counts[kind] - width
-            if left:
-                counts[kind] = left
-            else:
-                del counts[kind]
-    units += _tuples(counts, power, suit)
+        for kind in unit.cards[:: unit.width]:
+            counts[view.index[kind]] -= unit.width
+    units += _tuples({kinds[i]: c for i, c in enumerate(counts) if c}, order.power, suit)
     return tuple(units)
 
 
-def _tuples(counts: Mapping[int, int], power: Mapping[int, int] | Sequence[int], suit: int) -> list[Unit]:
+def _tuples(counts: Mapping[int, int], power: Sequence[int], suit: int) -> list[Unit]:
     """No tractor is left (and none can form as cards leave): each step takes the
     whole tuple of one kind, the largest, then the highest (then the lowest kind)."""
     return [
         Unit(counts[kind], 1, (kind,) * counts[kind], power[kind], suit)
         for _, _, kind in sorted([(-c, -power[k], k) for k, c in counts.items()])
     ]
-
-
-@lru_cache(maxsize=1024)
-def _tuples_only(cards: tuple[int, ...], powers: tuple[int, ...], suit: int) -> tuple[Unit, ...]:
-    """``_decompose`` of sorted ``cards`` (``powers`` aligned) holding at most one
-    kind twice: no tractor can form, so only the cards' powers matter, not the
-    order's steps — cached by those values, which recur across hands and trumps."""
-    counts: dict[int, int] = {}
-    for card in cards:
-        counts[card] = counts.get(card, 0) + 1
-    return tuple(_tuples(counts, dict(zip(cards, powers, strict=True)), suit))
 
 
 def decompose(cards: Iterable[int], order: TrumpOrder) -> tuple[Unit, ...]:
@@ -221,9 +139,6 @@ def decompose(cards: Iterable[int], order: TrumpOrder) -> tuple[Unit, ...]:
     suit_of = order.suit
     if len({suit_of[c] for c in key}) != 1:
         raise ValueError("cards of several effective suits do not form units")
-    if len(key) - len(set(key)) <= 1:  # a tractor needs two kinds held twice
-        power = order.power
-        return _tuples_only(key, tuple([power[c] for c in key]), suit_of[key[0]])
     return _decompose(key, order)
 
 

@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from engine.cards import CARD_NAMES, KINDS, card_str
 from engine.follow import judge_follow
 from engine.rules import PRESET_VALUES, preset, rules_from_json
-from engine.shapes import Shape, can_place, in_hand, layout, placements, spots
+from engine.shapes import Shape, in_hand, placements
+from engine.suit import suit_view
 from engine.trump import Trump, trump_order
 from service.api import language_of
 from service.i18n import negotiate
@@ -101,11 +102,11 @@ def test_cached_language_choice_is_the_uncached_one(header: str | None) -> None:
 def test_layout_shortcuts_answer_as_the_long_way(
     name: str, level: int, trump_suit: int | None, suit: int, rnd: random.Random
 ) -> None:
-    """Layout.counts_in counts a suit's cards as counts does on the filtered cards;
+    """SuitView.counts_in counts a suit's cards as counts does on the filtered cards;
     can_place says whether placements finds any; spots are placements' kinds and ranks."""
     rules = rules_from_json({"preset": name, "ace_low_tractor": rnd.random() < 0.3})
     order = trump_order(Trump(level, trump_suit), rules)
-    lay = layout(order, suit)
+    lay = suit_view(order, suit)
     deck = [k for k in range(KINDS) for _ in range(rules.decks)]
     hand = rnd.sample(deck, rnd.randint(0, 60))
     counts = lay.counts_in(hand)
@@ -115,5 +116,5 @@ def test_layout_shortcuts_answer_as_the_long_way(
     for shape in (Shape(1), Shape(2), Shape(3), Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(4, 2)):
         for protect in (False, True):
             placed = placements(lay, counts, shape, protect)
-            assert [(p.at, p.rank) for p in placed] == spots(lay, counts, shape, protect)
-        assert can_place(lay, counts, shape) == bool(placements(lay, counts, shape))
+            assert [(p.at, p.rank) for p in placed] == lay.spots(counts, shape.width, shape.length, protect)
+        assert lay.can_place(counts, shape.width, shape.length) == bool(placements(lay, counts, shape))

@@ -24,12 +24,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine import generic
-from engine.follow import lead_shape
 from engine.generic import Hist, LeadShape, Vector, _add_hist, _lines, _Position, _tuples_on_hist
+from engine.lead import generic_shape
 from engine.rules import preset
-from engine.shapes import Layout, Placed, Shape, layout, place_tuples, placements, usable
+from engine.shapes import Placed, Shape, place_tuples, placements, usable
+from engine.suit import SuitView, suit_view
 from engine.trump import TRUMP, Trump, trump_order
-from engine.units import decompose
+from engine.units import decompose, unit_shapes
 from tests.conftest import ROOT
 
 
@@ -91,7 +92,7 @@ def test_worst_trick_keeps_its_verdict(api: Any) -> None:
 # --- 2. the same scores as the previous programme ----------------------------------------------
 
 
-def _old_score(lay: Layout, counts: tuple[int, ...], lead: LeadShape, protect: bool) -> tuple[Vector, tuple[Placed, ...]]:
+def _old_score(lay: SuitView, counts: tuple[int, ...], lead: LeadShape, protect: bool) -> tuple[Vector, tuple[Placed, ...]]:
     """The previous programme's score of a hand that can place a tractor piece."""
     top = lead.widest
     best: tuple[Vector, tuple[Placed, ...]] | None = None
@@ -112,7 +113,7 @@ _Rec = tuple[Vector, tuple[tuple[Shape, tuple[int, ...]], ...], tuple[tuple[int,
 
 
 def _old_run(
-    lay: Layout, counts: Sequence[int], lead: LeadShape, protect: bool, top: int, line: list[_Position]
+    lay: SuitView, counts: Sequence[int], lead: LeadShape, protect: bool, top: int, line: list[_Position]
 ) -> tuple[Vector, tuple[Placed, ...]] | None:
     slots = lead.tractors
     zero: Vector = (0,) * top
@@ -269,7 +270,7 @@ def _old_expand(
 
 
 @st.composite
-def cases(draw: Any) -> tuple[Layout, tuple[int, ...], LeadShape, bool]:
+def cases(draw: Any) -> tuple[SuitView, tuple[int, ...], LeadShape, bool]:
     """A preset (two to four decks, ace_low_tractor either way), a trump, a suit,
     a lead rich in tractors and a follower's holding of that suit."""
     name = draw(st.sampled_from(["two-deck", "three-deck", "four-deck", "four-deck-cgc"]))
@@ -280,18 +281,18 @@ def cases(draw: Any) -> tuple[Layout, tuple[int, ...], LeadShape, bool]:
         rules = replace(rules, ace_low_tractor=True)
     order = trump_order(Trump(draw(st.integers(0, 12)), draw(st.sampled_from([None, 0, 1, 2, 3]))), rules)
     suit = draw(st.sampled_from([TRUMP, 0, 1, 2, 3]))
-    lay = layout(order, suit)
+    lay = suit_view(order, suit)
     rnd: random.Random = draw(st.randoms(use_true_random=False))
     decks = rules.decks
     density = rnd.random()
     lead_counts = [min(decks, rnd.choice([2, 2, 3, 4])) if rnd.random() < density else 0 for _ in lay.kinds]
     hand = [rnd.randint(0, decks - c) if rnd.random() < 0.8 else decks - c for c in lead_counts]
     lead = [k for k, c in zip(lay.kinds, lead_counts, strict=True) for _ in range(c)]
-    shape = lead_shape(decompose(lead, order)) if lead else LeadShape((), ())
+    shape = generic_shape(unit_shapes(decompose(lead, order))) if lead else LeadShape((), ())
     return lay, tuple(hand), shape, draw(st.booleans()) and draw(st.booleans())
 
 
-def _realised(lay: Layout, counts: Sequence[int], pieces: Sequence[Placed], protect: bool) -> bool:
+def _realised(lay: SuitView, counts: Sequence[int], pieces: Sequence[Placed], protect: bool) -> bool:
     """Do the pieces come out of ``counts`` disjointly, each a real shape?"""
     left = list(counts)
     for piece in pieces:
@@ -307,7 +308,7 @@ def _realised(lay: Layout, counts: Sequence[int], pieces: Sequence[Placed], prot
 
 @settings(max_examples=120, deadline=None)
 @given(cases())
-def test_scores_as_the_previous_programme(case: tuple[Layout, tuple[int, ...], LeadShape, bool]) -> None:
+def test_scores_as_the_previous_programme(case: tuple[SuitView, tuple[int, ...], LeadShape, bool]) -> None:
     lay, counts, lead, protect = case
     generic._generic_score.cache_clear()
     score, pieces = generic.generic_score(lay, counts, lead, protect)

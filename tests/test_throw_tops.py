@@ -1,4 +1,4 @@
-"""engine.throw's search shortcut (docs/rules.md §4): ``_Layout.tops`` is, per length,
+"""engine.throw's search shortcut (docs/rules.md §4): ``SuitView.tops`` is, per length,
 the highest unit of that length a suit has, and a thrown shape whose lowest
 unit ranks that high is not searched — with the same verdict as a full search.
 
@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 import engine.throw as throw
 from engine.cards import KINDS
 from engine.rules import THROW_FORCED_UNITS, rules_from_json
+from engine.suit import NO_RANK, suit_view
 from engine.trump import Trump, trump_order
 
 PRESETS = ("one-deck", "two-deck", "three-deck", "four-deck", "four-deck-cgc")
@@ -27,18 +28,23 @@ PRESETS = ("one-deck", "two-deck", "three-deck", "four-deck", "four-deck-cgc")
 
 @pytest.mark.parametrize("preset", PRESETS)
 @pytest.mark.parametrize("ace_low", [False, True])
-def test_tops_are_what_a_seat_holding_every_kind_can_form(preset: str, ace_low: bool) -> None:
+def test_tops_are_the_highest_run_of_each_length(preset: str, ace_low: bool) -> None:
+    """Against every window of consecutive positions of every chain, ranked
+    by its top position's value and its top step's most powerful kind."""
     rules = rules_from_json({"preset": preset, "ace_low_tractor": ace_low})
     for level in (0, 3, 8, 11, 12):
         for trump_suit in (None, 0, 3):
             order = trump_order(Trump(level, trump_suit), rules)
             for suit in sorted(set(order.suit)):
-                layout = throw._layout(order, suit)
-                every = throw._Seat(-1, list(layout.kinds), layout, order)
-                for length in range(1, len(layout.kinds) + 1):
-                    best = every.unit(1, length)
-                    assert layout.tops[length] == (throw._NO_RANK if best is None else best[0])
-                assert layout.tops[0] == throw._NO_RANK
+                view = suit_view(order, suit)
+                expected = [NO_RANK] * (len(view.kinds) + 1)
+                for chain, values in zip(order.chains[suit], order.chain_values[suit], strict=True):
+                    for top, step in enumerate(chain):
+                        power = max(order.power[k] for k in order.steps[suit][step])
+                        for length in range(1, top + 2):
+                            rank = power if length == 1 else values[top] * 4 + power % 4
+                            expected[length] = max(expected[length], rank)
+                assert list(view.tops) == expected
 
 
 @st.composite
@@ -59,7 +65,7 @@ def top_throws(draw: Any) -> tuple[Any, ...]:
     order = trump_order(Trump(draw(st.integers(0, 12)), draw(st.sampled_from([None, 0, 1, 2, 3]))), rules)
     rng: random.Random = draw(st.randoms(use_true_random=False))
     suit = draw(st.sampled_from(sorted(set(order.suit))))
-    kinds = throw._layout(order, suit).kinds  # high → low
+    kinds = suit_view(order, suit).kinds[::-1]  # high → low
     width = rng.randint(1, decks)
     start = min(rng.randint(0, 2), len(kinds) - 1)  # the top kind, or just below it
     lead = [kinds[start]] * width
@@ -90,13 +96,12 @@ def top_throws(draw: Any) -> tuple[Any, ...]:
 def test_the_shortcut_gives_the_verdict_of_a_full_search(deal: tuple[Any, ...]) -> None:
     rules, order, leader, lead, hands = deal
     verdict = throw.judge_throw(leader, lead, hands, order, rules)
-    layout = throw._layout
 
     def searching_every_shape(order: Any, suit: int) -> Any:
-        found = layout(order, suit)
+        found = suit_view(order, suit)
         return dataclasses.replace(found, tops=(1 << 30,) * len(found.tops))
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(throw, "_layout", searching_every_shape)
+        patch.setattr(throw, "suit_view", searching_every_shape)
         searched = throw.judge_throw(leader, lead, hands, order, rules)
     assert verdict == searched

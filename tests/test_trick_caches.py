@@ -1,14 +1,11 @@
-"""The trick and follow engines' value caches give what the uncached rules give
+"""The trick and follow engines' caches give what the uncached rules give
 (docs/rules.md §4, §5, §6), whatever was asked before them.
 
-The measures of plays are cached by the lead's form, not its cards, and over a
-lead without a tractor by the played cards' powers and effective suit, not the
-trump order (seeds 000, 001: a tractor alone depends on the order's steps);
-leads holding at most one kind twice are decomposed by value.  These tests run
-many deals of every preset through one warm process and compare each cached
-answer with the uncached search (``arrangements``, ``strength``, the general
-decomposition), so a key that forgot what a result depends on shows up as a
-mismatch on a later deal with another trump.
+The measures of plays are cached by the lead's form, not its cards.  These
+tests run many deals of every preset through one warm process and compare each
+cached answer with the uncached search (``arrangements``, ``strength``, the
+general decomposition), so a key that forgot what a result depends on shows
+up as a mismatch on a later deal with another trump.
 """
 
 from __future__ import annotations
@@ -16,33 +13,26 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import FrozenInstanceError, dataclass
-from functools import _lru_cache_wrapper
 from typing import Any
 
 import pytest
 
-import engine.follow
-import engine.generic
-import engine.shapes
-import engine.trick
-import engine.units
-from engine.follow import follow_lead, judge_follow, judge_lead
-from engine.records import ValueCache, quick_init
+from engine.follow import judge_follow, judge_lead
+from engine.lead import largest, lead_of
+from engine.records import quick_init
 from engine.rules import PRESET_VALUES, Rules, preset, rules_from_json
 from engine.trick import (
     PlayVerdict,
-    _lead,
     _measure,
     _strongest,
     arrangements,
-    largest_slots,
     resolve_trick,
     strength,
     trick_winner,
     trick_winner_and_lead,
 )
 from engine.trump import Trump, TrumpOrder, trump_order
-from engine.units import _decompose, decompose
+from engine.units import decompose, unit_shapes
 
 # every preset, and option sets that change how plays compare (docs/rules.md §6)
 RULE_SETS: list[Rules] = [preset(name) for name in sorted(PRESET_VALUES)] + [
@@ -89,7 +79,7 @@ def _deals(count: int, seed: int) -> Any:
 def test_cached_measures_are_the_uncached_search() -> None:
     seen_forms: set[tuple[tuple[int, int], ...]] = set()
     for rules, order, _, plays, _ in _deals(1500, 11):
-        lead = _lead(tuple(sorted(plays[0])), order)
+        lead = lead_of(tuple(sorted(plays[0])), order, rules.follow_patterns)
         units = decompose(plays[0], order)
         assert lead.units == units
         seen_forms.add(lead.form.shapes)
@@ -98,34 +88,16 @@ def test_cached_measures_are_the_uncached_search() -> None:
             found = arrangements(play, units, order, rules)
             assert got.found == found, (plays, play)
             assert got.strength == strength(play, units, order, rules), (plays, play)
-            assert got.units == _strongest(found, largest_slots(units)), (plays, play)
+            assert got.units == _strongest(found, largest(unit_shapes(units))), (plays, play)
     # singles, pairs, tuples with singles and tractors were all met
     assert {((1, 1),), ((2, 1),)} <= seen_forms
     assert any(length > 1 for shapes in seen_forms for _, length in shapes)
     assert any(len(shapes) > 1 and all(length == 1 for _, length in shapes) for shapes in seen_forms)
 
 
-def test_simple_leads_decompose_as_the_general_algorithm() -> None:
-    rnd = random.Random(5)
-    simple = 0
-    for _ in range(3000):
-        rules = rnd.choice(RULE_SETS)
-        order = trump_order(Trump(rnd.randrange(13), rnd.choice([None, 0, 1, 2, 3])), rules)
-        suit = rnd.choice([0, 1, 2, 3, 4])
-        kinds = [k for k in range(54) if order.suit[k] == suit]
-        if not kinds:
-            continue
-        cards = rnd.sample(kinds, rnd.randint(1, min(5, len(kinds))))
-        cards += rnd.sample(cards, rnd.randint(0, min(2, len(cards), rules.decks - 1)))
-        key = tuple(sorted(cards))
-        simple += len(key) - len(set(key)) <= 1
-        assert decompose(cards, order) == _decompose(key, order), (cards, order.trump)
-    assert simple > 1000
-
-
 def test_judge_lead_is_judge_follow() -> None:
     for rules, order, leader, plays, hands in _deals(300, 12):
-        led = follow_lead(order, tuple(sorted(plays[0])), rules)
+        led = lead_of(tuple(sorted(plays[0])), order, rules.follow_patterns)
         for i in (1, 2, 3):
             hand, play = hands[(leader + i) % 4], plays[i]
             assert judge_lead(led, hand, play, order, rules) == judge_follow(plays[0], hand, play, order, rules)
@@ -138,17 +110,6 @@ def test_trick_winner_and_lead() -> None:
         assert winner == trick_winner(leader, plays, order, rules)
         assert winner == resolve_trick(leader, plays, order, rules, hands).winner
         assert units == decompose(plays[0], order)
-
-
-def test_every_engine_value_cache_is_bounded() -> None:
-    """Varied traffic never grows a cache without bound (each keeps objects that
-    every full garbage collection scans)."""
-    for module in (engine.follow, engine.generic, engine.shapes, engine.trick, engine.units):
-        for name, value in vars(module).items():
-            if isinstance(value, _lru_cache_wrapper):
-                assert value.cache_info().maxsize is not None, f"{module.__name__}.{name}"
-            if isinstance(value, ValueCache):
-                assert value.maxsize <= 4096, f"{module.__name__}.{name}"
 
 
 # --- engine.records --------------------------------------------------------------------
@@ -196,13 +157,3 @@ def test_quick_init_refuses_what_it_cannot_mirror() -> None:
 
     with pytest.raises(TypeError):
         quick_init(Checked)
-
-
-def test_value_cache_keeps_the_newest() -> None:
-    cache: ValueCache[int, str] = ValueCache(3)
-    for k in range(5):
-        assert cache.get(k) is None
-        assert cache.keep(k, str(k)) == str(k)
-    assert dict(cache) == {2: "2", 3: "3", 4: "4"} and cache.misses == 5
-    cache.cache_clear()
-    assert not cache

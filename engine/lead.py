@@ -1,0 +1,130 @@
+"""The lead, worked out once: what every later rule measures a trick against
+(docs/rules.md §4, §5, §6, §7).
+
+A lead is decomposed into units (``engine.units.decompose``, §4); follows are
+judged against its shapes (§5: the seed's pattern ladder for a single unit it
+lists, else the generic rule's ``LeadShape``); plays are compared on its
+largest shape (§6 ``largest_unit``); the throw (§4) and the kitty (§7) read
+its units.  ``Lead`` holds all of it, built once per (cards, trump order,
+``follow_patterns``) by ``lead_of``; ``LeadForm`` is the part that does not
+depend on the cards — one object per form, shared by every lead of that form
+in every hand, so the caches keyed on it stay small.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from engine.generic import LeadShape
+from engine.patterns import pattern_list
+from engine.rules import FollowPatterns
+from engine.shapes import Shape, describe_pieces
+from engine.suit import SuitView, suit_view
+from engine.trump import TrumpOrder
+from engine.units import Unit, decompose, unit_shapes
+from engine.words import suit_name
+
+Shapes = tuple[tuple[int, int], ...]  # (width, length) of each unit, in ``decompose``'s order
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class LeadWords:
+    """The lead's words: its suit and its shapes, in English and Chinese."""
+
+    suit_en: str
+    suit_zh: str
+    shape_en: str
+    shape_zh: str
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class LeadForm:
+    """A lead less its cards: the shapes (width, length) of its units, their
+    effective suit and card count; the slots of its largest shape (§6: its
+    tractors, else its widest tuples, else its singles); whether it is a
+    single unit (else a throw), has a tractor, is all singles; its shape for
+    the generic follow rule; its unit when the ``patterns`` ladder lists it;
+    and its words.  One object per form (compared by identity)."""
+
+    shapes: Shapes
+    suit: int
+    cards: int
+    largest: tuple[int, ...]
+    single: bool
+    tractors: bool
+    singles: bool
+    generic: LeadShape
+    unit: Shape | None
+    patterns: FollowPatterns
+    words: LeadWords
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Lead:
+    """A lead: its cards (sorted), its units, its suit's view and its form."""
+
+    cards: tuple[int, ...]
+    units: tuple[Unit, ...]
+    view: SuitView
+    form: LeadForm
+
+
+def largest(shapes: Shapes) -> tuple[int, ...]:
+    """The slots of the lead's largest shape (§6 largest_unit): its tractors,
+    else its widest tuples, else its singles — as indices into ``shapes``."""
+    if any(length > 1 for _, length in shapes):
+        return tuple(i for i, (_, length) in enumerate(shapes) if length > 1)
+    widest = max(width for width, _ in shapes)
+    return tuple(i for i, (width, _) in enumerate(shapes) if width == widest)
+
+
+def generic_shape(shapes: Shapes) -> LeadShape:
+    """The lead as the generic follow rule sees it: its tractors and its other tuples."""
+    return LeadShape(
+        tuple(Shape(width, length) for width, length in shapes if length > 1),
+        tuple(sorted((width for width, length in shapes if length == 1 and width > 1), reverse=True)),
+    )
+
+
+@lru_cache(maxsize=256)
+def _words(shapes: Shapes, suit: int) -> LeadWords:
+    pieces = [Shape(width, length) for width, length in shapes if width > 1]
+    singles = sum(1 for width, _ in shapes if width == 1)
+    return LeadWords(
+        suit_name(suit, "en"),
+        suit_name(suit, "zh"),
+        describe_pieces(pieces, singles, "en"),
+        describe_pieces(pieces, singles, "zh"),
+    )
+
+
+@lru_cache(maxsize=512)
+def lead_form(shapes: Shapes, suit: int, patterns: FollowPatterns) -> LeadForm:
+    """The ``LeadForm`` of a lead of units of ``shapes`` in ``suit`` under the
+    ``follow_patterns`` option ``patterns``."""
+    unit: Shape | None = Shape(*shapes[0]) if len(shapes) == 1 else None
+    if unit is not None and pattern_list(patterns, unit) is None:
+        unit = None
+    return LeadForm(
+        shapes=shapes,
+        suit=suit,
+        cards=sum(width * length for width, length in shapes),
+        largest=largest(shapes),
+        single=len(shapes) == 1,
+        tractors=any(length > 1 for _, length in shapes),
+        singles=all(width == 1 for width, _ in shapes),
+        generic=generic_shape(shapes),
+        unit=unit,
+        patterns=patterns,
+        words=_words(shapes, suit),
+    )
+
+
+@lru_cache(maxsize=1024)
+def lead_of(cards: tuple[int, ...], order: TrumpOrder, patterns: FollowPatterns) -> Lead:
+    """The ``Lead`` of the sorted ``cards`` (one effective suit, checked by the
+    caller) under ``order`` and the ``follow_patterns`` option ``patterns``."""
+    units = decompose(cards, order)
+    suit = units[0].suit
+    return Lead(cards, units, suit_view(order, suit), lead_form(unit_shapes(units), suit, patterns))

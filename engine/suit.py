@@ -1,0 +1,260 @@
+"""One effective suit under a trump order: the suit model (docs/rules.md §2, §3).
+
+A ``SuitView`` numbers the card kinds of one effective suit 0..k-1, low → high
+(by order step, then power, then kind), and answers every question that needs
+the suit's shape:
+
+* **counts**: a hand or play as a count vector (how many copies of each kind);
+* **runs**: the one walker along the order's chains.  What a tractor is lives
+  here and nowhere else: ``width`` identical cards at each of ``length`` ≥ 2
+  *consecutive positions of one chain* (seed 000 【拖拉機的構成】, seed 002
+  拖拉機).  ``runs`` gives the maximal runs of held positions on each chain;
+  decomposition (``engine.units``), placements (``spots``, ``can_place``),
+  the throw's search (``highest``) and the generic rule's line (``line``) all
+  read the chains through it;
+* **ranks**: the one rank formula, ``unit_rank``: a unit ranks by the value
+  of its top position on its chain, refined by its top kind's power within
+  that step (``level_suit_precedence``).  A tuple's rank is its kind's power
+  (the same formula on the main chain).
+
+**Where adjacency is defined.**  The chains are built in one place,
+``engine.trump.trump_order`` (``TrumpOrder.chains`` and ``chain_values``): a
+chain is a sequence of order steps whose consecutive members link, with the
+strength of each position.  A new adjacency (e.g. linking the level or
+constant-trump steps) is one new or longer chain there; every walk above
+follows it unchanged.  One reader is narrower: the generic follow rule's
+dynamic programme (``engine.generic``) walks a single *line* (``line``: the
+main chain, plus a step linked again below its lowest position, which is what
+``ace_low_tractor`` adds); a chain of another form makes ``line`` raise
+``NotImplementedError`` rather than score silently wrong, and the programme
+must then learn it.
+
+The view is cached per (order, suit): a ``TrumpOrder`` is itself built once
+per (trump, rules), so the key is whole.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import product
+
+from engine.trump import TrumpOrder
+
+NO_RANK = -(1 << 30)
+"""Below every rank: what a suit holding no unit of a shape ranks."""
+
+
+def unit_rank(value: int, power: int) -> int:
+    """The rank of a unit whose top position on its chain has strength ``value``
+    and whose top kind has ``power`` (docs/rules.md §3): units of one shape
+    compare by it.  ``power % 4`` is the kind's refinement within its step."""
+    return value * 4 + power % 4
+
+
+Run = tuple[int, list[int]]  # (chain index, consecutive positions on it, low → high)
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class SuitView:
+    """The card kinds of one effective suit, numbered 0..k-1 low → high.
+
+    ``steps[s]`` lists the indices at order step ``s`` (several for the
+    off-suit level cards, ordered by power then kind); ``chains`` and
+    ``chain_values`` are the order's chains of linkable steps with their
+    strengths; ``tops[n]`` is the rank of the highest run of ``n`` positions
+    the suit has (``NO_RANK`` when it has none).
+    """
+
+    order: TrumpOrder
+    suit: int
+    kinds: tuple[int, ...]
+    index: dict[int, int]
+    power: tuple[int, ...]
+    steps: tuple[tuple[int, ...], ...]
+    chains: tuple[tuple[int, ...], ...]
+    chain_values: tuple[tuple[int, ...], ...]
+    step_of: tuple[int, ...]  # per index: its order step
+    chain_pos: tuple[dict[int, int], ...]  # per chain: step → position on it
+    index_table: bytes  # ``bytes.translate`` table: kind of this suit → its index
+    others: bytes  # the bytes that are not kinds of this suit
+    tops: tuple[int, ...]  # indexed by length (0: none)
+
+    # ------------------------------------------------------------ counts
+
+    def counts_in(self, cards: Sequence[int]) -> tuple[int, ...]:
+        """Count vector of the cards of this suit among ``cards`` (the others
+        dropped by one ``bytes.translate``, which costs less than testing each card)."""
+        vec = [0] * len(self.kinds)
+        for i in bytes(cards).translate(self.index_table, self.others):
+            vec[i] += 1
+        return tuple(vec)
+
+    def counts(self, cards: Iterable[int]) -> tuple[int, ...]:
+        """Count vector of ``cards`` (all of this suit)."""
+        vec = [0] * len(self.kinds)
+        for c in cards:
+            vec[self.index[c]] += 1
+        return tuple(vec)
+
+    def cards(self, counts: Sequence[int]) -> list[int]:
+        """The cards of a count vector, high → low."""
+        kinds = self.kinds
+        return self.order.sorted([kinds[i] for i, c in enumerate(counts) if c for _ in range(c)])
+
+    def held_steps(self, counts: Sequence[int], width: int, protect: bool = False) -> set[int]:
+        """The order steps where some kind can supply a tuple of ``width``."""
+        step_of = self.step_of
+        if protect:
+            return {step_of[i] for i, c in enumerate(counts) if c == width}
+        return {step_of[i] for i, c in enumerate(counts) if c >= width}
+
+    # ------------------------------------------------------------ the run walker
+
+    def runs(self, held: Collection[int], shortest: int = 2) -> list[Run]:
+        """The maximal runs of consecutive chain positions whose steps are in
+        ``held``, at least ``shortest`` long: (chain index, positions low →
+        high), chains in order, each chain's runs low → high.  Every tractor
+        lies inside one of them (docs/rules.md §3)."""
+        out: list[Run] = []
+        if len(held) < shortest:
+            return out
+        for c, pos_of in enumerate(self.chain_pos):
+            run: list[int] = []
+            last = -2
+            for pos in sorted([pos_of[step] for step in held if step in pos_of]):
+                if pos != last + 1:
+                    if len(run) >= shortest:
+                        out.append((c, run))
+                    run = []
+                run.append(pos)
+                last = pos
+            if len(run) >= shortest:
+                out.append((c, run))
+        return out
+
+    def best_at(self, step: int, counts: Sequence[int], width: int) -> int:
+        """The index at ``step`` a seat uses for a ``width``-tuple: the highest
+        power held ``width`` times, then the lowest kind; -1 if none."""
+        power = self.power
+        best = -1
+        for i in self.steps[step]:  # by power, then kind
+            if counts[i] >= width and (best < 0 or power[i] > power[best]):
+                best = i
+        return best
+
+    # ------------------------------------------------------------ placements
+
+    def spots(
+        self, counts: Sequence[int], width: int, length: int, protect: bool = False
+    ) -> list[tuple[tuple[int, ...], int]]:
+        """Every way ``counts`` can realise ``length`` tuples of ``width`` (a
+        tuple or a tractor), as (indices low → high, rank), distinct, low → high.
+        At a step with several kinds (off-suit level cards) any one may serve;
+        with ``protect`` a kind supplies only a tuple of exactly its width."""
+        power = self.power
+        if length == 1:
+            if protect:
+                return [((i,), power[i]) for i, c in enumerate(counts) if c == width]
+            return [((i,), power[i]) for i, c in enumerate(counts) if c >= width]
+        held = [i for i, c in enumerate(counts) if c == width] if protect else [
+            i for i, c in enumerate(counts) if c >= width
+        ]
+        if len(held) < length:
+            return []
+        at_step: dict[int, list[int]] = {}
+        step_of = self.step_of
+        for i in held:
+            at_step.setdefault(step_of[i], []).append(i)
+        seen: set[tuple[int, ...]] = set()
+        out: list[tuple[tuple[int, ...], int]] = []
+        for c, run in self.runs(at_step, length):
+            chain, values = self.chains[c], self.chain_values[c]
+            for top in range(length - 1, len(run)):
+                window = [at_step[chain[p]] for p in run[top - length + 1 : top + 1]]
+                for combo in product(*window):
+                    if combo in seen:
+                        continue
+                    seen.add(combo)
+                    out.append((combo, unit_rank(values[run[top]], power[combo[-1]])))
+        return out
+
+    def can_place(self, counts: Sequence[int], width: int, length: int) -> bool:
+        """``bool(spots(counts, width, length))``, without building the spots."""
+        if max(counts, default=0) < width:
+            return False
+        return length == 1 or bool(self.runs(self.held_steps(counts, width), length))
+
+    def highest(self, counts: Sequence[int], width: int, length: int) -> tuple[int, tuple[int, ...]] | None:
+        """The highest unit of ``length`` tuples of ``width`` that ``counts``
+        hold, as (rank, its cards high → low), or None.  At each step the kind
+        used is ``best_at``'s; on a tie of ranks the first chain's run wins."""
+        held = self.held_steps(counts, width)
+        if not held:
+            return None
+        power, kinds = self.power, self.kinds
+        if length == 1:
+            i = self.best_at(max(held), counts, width)
+            return power[i], (kinds[i],) * width
+        rank = NO_RANK
+        best: list[int] = []
+        for c, run in self.runs(held, length):
+            chain = self.chains[c]
+            window = [self.best_at(chain[p], counts, width) for p in run[-length:]]
+            top = unit_rank(self.chain_values[c][run[-1]], power[window[-1]])
+            if top > rank:
+                rank, best = top, window
+        if not best:
+            return None
+        return rank, tuple(self.order.sorted([kinds[i] for i in best] * width))
+
+    # ------------------------------------------------------------ the generic rule's line
+
+    @property
+    def line(self) -> tuple[tuple[int, ...], int | None, int]:
+        """The suit's steps along its main chain, low → high; the step linked
+        again below the lowest (``ace_low_tractor``), or None; and how many of
+        the main chain's lowest steps that bottom link continues into.  The
+        generic rule's programme walks this line (``engine.generic``)."""
+        main = self.chains[0]
+        if len(self.chains) == 1:
+            return main, None, 0
+        below = self.chains[1]
+        if len(self.chains) > 2 or tuple(main[: len(below) - 1]) != below[1:] or len(self.steps[below[0]]) != 1:
+            raise NotImplementedError("the generic follow rule walks one chain plus one bottom link")
+        return main, below[0], len(below) - 1
+
+
+@lru_cache(maxsize=512)
+def suit_view(order: TrumpOrder, suit: int) -> SuitView:
+    """The (cached) view of effective suit ``suit`` under ``order``."""
+    kinds: list[int] = []
+    steps: list[tuple[int, ...]] = []
+    for step_kinds in order.steps[suit]:
+        ordered = sorted(step_kinds, key=lambda k: (order.power[k], k))
+        steps.append(tuple(range(len(kinds), len(kinds) + len(ordered))))
+        kinds += ordered
+    view = SuitView(
+        order=order,
+        suit=suit,
+        kinds=tuple(kinds),
+        index={k: i for i, k in enumerate(kinds)},
+        power=tuple(order.power[k] for k in kinds),
+        steps=tuple(steps),
+        chains=order.chains[suit],
+        chain_values=order.chain_values[suit],
+        step_of=tuple(s for s, members in enumerate(steps) for _ in members),
+        chain_pos=tuple({step: pos for pos, step in enumerate(chain)} for chain in order.chains[suit]),
+        index_table=bytes(kinds.index(k) if k in kinds else 0 for k in range(256)),
+        others=bytes(k for k in range(256) if k not in kinds),
+        tops=(),
+    )
+    every = [1] * len(kinds)  # the highest run of each length: with every kind held
+    tops = [NO_RANK] * (len(kinds) + 1)
+    for length in range(1, len(kinds) + 1):
+        found = view.highest(every, 1, length)
+        if found is not None:
+            tops[length] = found[0]
+    object.__setattr__(view, "tops", tuple(tops))
+    return view
