@@ -7,26 +7,18 @@ again, so the engine's caches answer) and of gzip at levels 1 and 6, with the
 compressed sizes.  CPU time (``time.process_time``), so neighbours on a busy
 machine disturb it less than wall-clock time; best of several rounds.
 
-    python bench/compression.py [--rounds 5]
+    python -m bench.compression [--rounds 5]
 """
 
 from __future__ import annotations
 
 import argparse
 import gzip
-import sys
 import time
 from collections.abc import Callable
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
-    sys.path[0] = str(ROOT)
-elif str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from service.app import create_app  # noqa: E402
-from tools import spec_examples  # noqa: E402
+from service.app import create_app
+from tools import spec_examples
 
 
 def cpu_ms(fn: Callable[[], object], rounds: int) -> float:

@@ -40,7 +40,7 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "ACCESS_LOG": True,  # one JSON line per request
     "LOG_STREAM": None,  # None: stderr
     # gzip for answers of 2 KiB and more, when the client accepts it: level 1 takes 70-90 %
-    # off them for 3-7 % of a warm request's CPU (bench/compression.py; level 6 saves a few
+    # off them for 3-7 % of a warm request's CPU (python -m bench.compression; level 6 saves a few
     # points more for two to three times the CPU)
     "COMPRESS_ALGORITHM": ["gzip"],
     "COMPRESS_LEVEL": 1,
