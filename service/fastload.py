@@ -31,7 +31,7 @@ from marshmallow import RAISE, Schema, ValidationError, fields, missing
 
 from service.fields import Record
 
-Convert = Callable[[Any, Any], Any]  # (raw value, raw parent object) → loaded value
+Convert = Callable[[Any, str, Any], Any]  # (raw value, its key, raw parent object) → loaded value
 
 
 class _Slow(Exception):
@@ -50,12 +50,13 @@ class _Loader:
         if self.plan is not None:
             try:
                 return self.fast(data)
-            except _Slow:
+            except (_Slow, ValidationError):  # anything amiss: marshmallow's own answer
                 pass
         return self.schema.load(data)
 
     def fast(self, data: Any) -> dict[str, Any]:
-        """The loaded ``data``, or _Slow when ``Schema.load`` has to decide."""
+        """The loaded ``data``; _Slow (or a field's ValidationError) when
+        ``Schema.load`` has to decide."""
         if self.plan is None or type(data) is not dict or not self.keys.issuperset(data):
             raise _Slow
         result: dict[str, Any] = {}
@@ -68,7 +69,7 @@ class _Loader:
                 if value is not missing:
                     result[attr] = value
                 continue
-            result[attr] = convert(raw, data)
+            result[attr] = convert(raw, key, data)
         return result
 
 
@@ -83,51 +84,33 @@ def _plan(schema: Schema) -> list[tuple[str, str, fields.Field, Convert]] | None
         if "." in attr:
             return None
         key = field.data_key if field.data_key is not None else name
-        plan.append((key, attr, field, _converter(field, key)))
+        plan.append((key, attr, field, _converter(field)))
     return plan
 
 
-def _converter(field: fields.Field, key: str) -> Convert:
+def _converter(field: fields.Field) -> Convert:
     """How the fast path loads a present value of ``field``: ``field.deserialize``,
     or for a nested object or a list the same walk inside."""
     if field.pre_load or field.post_load:  # value processors: deserialize runs them
-        return _deserialize(field, key)
+        return field.deserialize
     if isinstance(field, fields.Nested) and not field.many and field.unknown is None:
         inner = loader(field.schema)
         if inner.plan is None:
-            return _deserialize(field, key)
-        if not isinstance(field, Record):
-            return _checked(field, lambda raw, data: inner.fast(raw))
-        make = field.make
-
-        def made(raw: Any, data: Any) -> Any:
-            loaded = inner.fast(raw)
-            try:
-                return make(loaded)
-            except ValidationError:
-                raise _Slow from None
-
-        return _checked(field, made)
+            return field.deserialize
+        if isinstance(field, Record):
+            make = field.make
+            return _checked(field, lambda raw, key, data: make(inner.fast(raw)))
+        return _checked(field, lambda raw, key, data: inner.fast(raw))
     if type(field) is fields.List:
-        item = _converter(field.inner, key)
+        item = _converter(field.inner)
 
-        def listed(raw: Any, data: Any) -> Any:
+        def listed(raw: Any, key: str, data: Any) -> Any:
             if type(raw) is not list:
                 raise _Slow
-            return [item(each, data) for each in raw]
+            return [item(each, key, data) for each in raw]
 
         return _checked(field, listed)
-    return _deserialize(field, key)
-
-
-def _deserialize(field: fields.Field, key: str) -> Convert:
-    def deserialize(raw: Any, data: Any) -> Any:
-        try:
-            return field.deserialize(raw, key, data)
-        except ValidationError:
-            raise _Slow from None
-
-    return deserialize
+    return field.deserialize
 
 
 def _checked(field: fields.Field, convert: Convert) -> Convert:
@@ -136,17 +119,14 @@ def _checked(field: fields.Field, convert: Convert) -> Convert:
     allow_none = field.allow_none
     validators = field.validators
 
-    def checked(raw: Any, data: Any) -> Any:
+    def checked(raw: Any, key: str, data: Any) -> Any:
         if raw is None:
             if allow_none:
                 return None
             raise _Slow
-        value = convert(raw, data)
-        try:
-            for validator in validators:
-                validator(value)  # marshmallow 4: a validator raises, its return value is ignored
-        except ValidationError:
-            raise _Slow from None
+        value = convert(raw, key, data)
+        for validator in validators:
+            validator(value)  # marshmallow 4: a validator raises, its return value is ignored
         return value
 
     return checked

@@ -42,9 +42,9 @@ class Direct:
 
     def deserialize(self, value: Any, attr: str | None = None, data: Any = None, **kwargs: Any) -> Any:
         field: Any = self
-        if value is None or value is missing or field.validators or field.pre_load or field.post_load:
+        if kwargs or value is None or value is missing or field.validators or field.pre_load or field.post_load:
             return super().deserialize(value, attr, data, **kwargs)  # type: ignore[misc]
-        return field._deserialize(value, attr, data, **kwargs)
+        return field._deserialize(value, attr, data)
 
 
 class Field(Direct, fields.Field):

@@ -108,7 +108,7 @@ def test_request_schemas_declare_no_hooks(name: str) -> None:
 @pytest.mark.parametrize(("name", "body"), VALID, ids=[f"{n}-{i}" for i, (n, _) in enumerate(VALID)])
 def test_valid_bodies_take_the_fast_path_to_the_same_result(name: str, body: dict[str, Any]) -> None:
     schema = SCHEMAS[name]
-    fast = loader(schema).fast(copy.deepcopy(body))  # raises _Slow if the fast path gave up
+    fast = loader(schema).fast(copy.deepcopy(body))  # raises if the fast path gave up
     assert fast == schema.load(copy.deepcopy(body))
 
 
@@ -132,7 +132,7 @@ def test_valid_bodies_take_the_fast_path_to_the_same_result(name: str, body: dic
 )
 def test_invalid_bodies_fall_back_to_marshmallow(name: str, body: dict[str, Any]) -> None:
     schema = SCHEMAS[name]
-    with pytest.raises(_Slow):
+    with pytest.raises((_Slow, ValidationError)):
         loader(schema).fast(copy.deepcopy(body))
     _same(schema, body)
 
