@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
-# tractor-referee: `docker build -t tractor-referee .` then
-# `docker run --rm -p 8000:8000 tractor-referee` (docs at http://localhost:8000/docs);
+# tractor-referee: `docker build -t tractor-referee .` then, on this machine only,
+# `docker run --rm -p 127.0.0.1:8000:8000 tractor-referee` (docs at http://localhost:8000/docs);
 # a platform that sets PORT (the port to listen on) is honoured.
+# Exposed to anyone else it runs behind the front proxy: `docker compose up` (compose.yaml).
 
 # --- build: wheels of the referee and of its pinned dependencies -------------
 FROM python:3.11-slim AS build

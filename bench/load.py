@@ -53,13 +53,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start_gunicorn(port: int, workers: int | None) -> subprocess.Popen[bytes]:
-    env = dict(os.environ, BIND=f"127.0.0.1:{port}")
+def start_gunicorn(port: int, workers: int | None, log: Path | None = None) -> subprocess.Popen[bytes]:
+    """gunicorn with the repo's config on ``port``; its log lines to ``log`` (else dropped)."""
+    env = dict(os.environ, BIND=f"127.0.0.1:{port}", METRICS_PORT=str(free_port()))  # 9100 may be taken
     if workers:
         env["WORKERS"] = str(workers)
+    out = open(log, "ab") if log else subprocess.DEVNULL  # the child holds it open
     proc = subprocess.Popen(
         [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "--no-control-socket"],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        cwd=ROOT, env=env, stdout=out, stderr=out,
     )
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

@@ -451,3 +451,22 @@ def test_kustomize_renders_the_proxy_config_from_the_shipped_files() -> None:
     (deployment,) = [d for d in docs if d["kind"] == "Deployment"]
     names = [v["configMap"]["name"] for v in deployment["spec"]["template"]["spec"]["volumes"] if "configMap" in v]
     assert names == [config_map["metadata"]["name"]]  # the hashed name, rewritten by kustomize
+
+
+def _mib(quantity: str) -> float:
+    units = {"Ki": 1 / 1024, "Mi": 1, "Gi": 1024}
+    number, unit = re.fullmatch(r"(\d+)(Ki|Mi|Gi)", quantity).groups()  # type: ignore[union-attr]
+    return int(number) * units[unit]
+
+
+def test_memory_limits_are_twice_the_measured_pod_peak(pod: dict[str, Any]) -> None:
+    """deploy/README.md states the soak's measured peak of the whole pod; the
+    limits of its containers add up to at least twice that (issue 21)."""
+    text = (DEPLOY / "README.md").read_text(encoding="utf-8")
+    peak = re.search(r"measured peak of the whole pod: \*\*(\d+) MiB\*\*", text)
+    assert peak, "deploy/README.md must state the measured peak of the whole pod"
+    limits = [_mib(c["resources"]["limits"]["memory"]) for c in pod["spec"]["containers"]]
+    assert sum(limits) >= 2 * int(peak.group(1)), (limits, peak.group(1))
+    compose = yaml.safe_load((ROOT / "compose.yaml").read_text())["services"]
+    by_name = {c["name"]: _mib(c["resources"]["limits"]["memory"]) for c in pod["spec"]["containers"]}
+    assert {name: float(compose[name]["mem_limit"].rstrip("m")) for name in ("referee", "proxy")} == by_name

@@ -18,7 +18,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,6 +79,21 @@ class Server:
             raise
 
 
+def wait_ready(proc: subprocess.Popen[bytes], log: Path, status: Callable[[], int], seconds: float) -> None:
+    """Until ``status()`` (a probe's HTTP status) is 200; fails, with ``log``, if
+    the server exits or ``seconds`` pass first."""
+    deadline = time.monotonic() + seconds
+    while True:
+        assert proc.poll() is None, f"{proc.args[0]} exited:\n{log.read_text()}"
+        try:
+            if status() == 200:
+                return
+        except OSError:
+            pass
+        assert time.monotonic() < deadline, f"{proc.args[0]} not ready:\n{log.read_text()}"
+        time.sleep(0.05)
+
+
 @contextmanager
 def gunicorn(tmp_path: Path, workers: int, *args: str) -> Iterator[Server]:
     port, metrics_port = free_port(), free_port()
@@ -103,16 +118,7 @@ def gunicorn(tmp_path: Path, workers: int, *args: str) -> Iterator[Server]:
         )
     server = Server(proc, port, metrics_port, metrics_dir, log)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            assert proc.poll() is None, f"gunicorn exited:\n{log.read_text()}"
-            try:
-                if server.get("/readyz")[0] == 200:
-                    break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, f"gunicorn not ready:\n{log.read_text()}"
-            time.sleep(0.05)
+        wait_ready(proc, log, lambda: server.get("/readyz")[0], 30)
         yield server
     finally:
         server.stop()
@@ -178,6 +184,13 @@ def test_two_workers_merged_metrics_and_graceful_shutdown(tmp_path: Path) -> Non
         latency = sample_values(text, "referee_http_request_duration_seconds_count")
         assert {"endpoint": "/v1/analyze", "method": "POST", "status": "200"} in [labels for labels, _ in latency]
 
+        # only the master listens on the metrics port: the workers closed their copy
+        master_ports = _listening_ports(server.proc.pid)
+        assert {server.port, server.metrics_port} <= master_ports
+        for pid in per_worker:
+            assert server.metrics_port not in _listening_ports(int(pid)), pid
+            assert server.port in _listening_ports(int(pid))
+
         pids = _access_pids(server, {"held-0", "held-1"})
         assert len(set(pids.values())) == 2, pids  # the JSON log tells the two workers apart too
         assert set(pids.values()) <= {int(p) for p in per_worker}
@@ -232,6 +245,24 @@ def test_recycled_workers_keep_their_counts(tmp_path: Path) -> None:
         per_pid = {f for f in files if not f.endswith("_archive.db")}
         assert {f.split("_")[-1] for f in per_pid} <= {f"{p}.db" for p in _live_worker_pids(text)}
         assert "counter_archive.db" in files
+
+
+def _listening_ports(pid: int) -> set[int]:
+    """The TCP ports ``pid`` holds a listening socket on (Linux /proc)."""
+    inodes = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:  # closed meanwhile
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    ports = set()
+    for line in Path(f"/proc/{pid}/net/tcp").read_text().splitlines()[1:]:
+        fields = line.split()
+        if fields[3] == "0A" and fields[9] in inodes:  # 0A: LISTEN
+            ports.add(int(fields[1].split(":")[1], 16))
+    return ports
 
 
 def _live_worker_pids(text: str) -> set[str]:

@@ -34,7 +34,7 @@ import orjson
 import pytest
 
 from service.limits import MAX_BODY_BYTES
-from tests.test_gunicorn import free_port, gunicorn
+from tests.test_gunicorn import free_port, gunicorn, wait_ready
 
 ROOT = Path(__file__).resolve().parent.parent
 SHIPPED = ROOT / "deploy" / "nginx"
@@ -73,16 +73,7 @@ def nginx(tmp_path: Path, upstream_port: int) -> Iterator[int]:
             stdout=out, stderr=subprocess.STDOUT,
         )
     try:
-        deadline = time.monotonic() + 15
-        while True:
-            assert proc.poll() is None, f"nginx exited:\n{log.read_text()}"
-            try:
-                if request(port, "GET", "/healthz")[0] == 200:
-                    break
-            except OSError:
-                pass
-            assert time.monotonic() < deadline, f"nginx not ready:\n{log.read_text()}"
-            time.sleep(0.05)
+        wait_ready(proc, log, lambda: request(port, "GET", "/healthz")[0], 15)
         yield port
     finally:
         if proc.poll() is None:
