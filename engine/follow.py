@@ -119,6 +119,28 @@ class Structure:
         return self._hash
 
     @property
+    def vector(self) -> Vector:
+        """The generic rule's score ``(T, N_W, …, N_2)``: tractor cards, then
+        tuples of each width, widest first (compared lexicographically)."""
+        return (self.tractor_cards or 0, *(c for _, c in self.tuples))
+
+    def __ge__(self, owed: object) -> bool:
+        """Does a play of this structure match the lead at least as well as the
+        ``owed`` one (docs/rules.md §5)?  Under a seed's ladder: at the owed step
+        or an earlier one; under the generic rule: a score at least as high."""
+        assert isinstance(owed, Structure)
+        if self.rule == "pattern":
+            return (self.step or 0) <= (owed.step or 0)
+        return self.vector >= owed.vector
+
+    def shortfall(self, reached: Structure) -> int:
+        """Where a play of structure ``reached`` falls short of this owed one
+        under the generic rule (``not reached >= self``): the first place of
+        the score vector where it has less (0: tractor cards; i: the i-th
+        tuple width)."""
+        return next(i for i, (want, have) in enumerate(zip(self.vector, reached.vector, strict=True)) if want > have)
+
+    @property
     def owes_shapes(self) -> bool:
         """False when any cards of the suit would do (no shape to match)."""
         return any(self.alternatives)
@@ -260,20 +282,19 @@ class FollowVerdict:
 # --- the structure of the lead -------------------------------------------------------------
 
 
-def _generic_structure(score: Vector, pieces: Sequence[Placed], n: int) -> tuple[Structure, Vector]:
-    """The structure a generic score and its arrangement ``pieces`` describe, and
-    its vector (``_vector``)."""
+def _generic_structure(score: Vector, pieces: Sequence[Placed], n: int) -> Structure:
+    """The structure a generic score and its arrangement ``pieces`` describe."""
     return _generic_structure_of(score, tuple([(p.shape.width, p.shape.length) for p in pieces]) if pieces else (), n)
 
 
 @lru_cache(maxsize=4096)
 def _generic_structure_of(
     score: Vector, shapes: tuple[tuple[int, int], ...], n: int
-) -> tuple[Structure, Vector]:
+) -> Structure:
     """``_generic_structure``, cached by value (keyed by the pieces' shapes)."""
     top = len(score)
     tuples = tuple((v, score[1 + top - v]) for v in range(top, 1, -1)) if top else ()
-    structure = Structure(
+    return Structure(
         rule="generic",
         patterns=None,
         step=None,
@@ -283,7 +304,6 @@ def _generic_structure_of(
         tuples=tuples,
         cards=n,
     )
-    return structure, _vector(structure)
 
 
 def first_step(
@@ -352,9 +372,8 @@ def _requirement(
     return Requirement(suit, lead_cards, held, cards, rule, structure)
 
 
-Obligation = tuple[Requirement, tuple[int, ...], "Vector | None"]
-"""What a hand owes: the requirement, the suit cards of an example play (high →
-low), and the owed structure's ``_vector`` under the generic rule."""
+Obligation = tuple[Requirement, tuple[int, ...]]
+"""What a hand owes: the requirement and the suit cards of an example play (high → low)."""
 
 
 @lru_cache(maxsize=512)
@@ -366,19 +385,18 @@ def _obligation_for(
     suit, n, unit = form.suit, form.cards, form.unit
     held = sum(counts)
     if held <= n:
-        return _requirement(suit, n, held, held, "all_suit_cards", None), tuple(lay.cards(counts)), None
+        return _requirement(suit, n, held, held, "all_suit_cards", None), tuple(lay.cards(counts))
     if follow_draw == FollowDraw.SUIT_ONLY:
         req = _requirement(suit, n, held, n, "suit_only", None)
-        return req, tuple(lay.order.sorted(fill(lay, counts, [], n))), None
-    vector = None
+        return req, tuple(lay.order.sorted(fill(lay, counts, [], n)))
     if unit is not None:
         k, pieces = _first_step(lay, counts, form.patterns, unit, protect)
         structure = _pattern_structure(k, form.patterns, unit, n)
     else:
         score, pieces = generic_score(lay, counts, form.generic, protect)
-        structure, vector = _generic_structure(score, pieces, n)
+        structure = _generic_structure(score, pieces, n)
     example = fill(lay, counts, placed_cards(lay, pieces), n)
-    return _requirement(suit, n, held, n, structure.rule, structure), tuple(lay.order.sorted(example)), vector
+    return _requirement(suit, n, held, n, structure.rule, structure), tuple(lay.order.sorted(example))
 
 
 # --- checking the input --------------------------------------------------------------------
@@ -469,7 +487,8 @@ def _structure_reason(
             f"跟{lead_zh}时按{rules.follow_patterns}的跟牌顺序（{source}），你的{zh_suit}能组成"
             f"{owed.text('zh')}；这手牌只达到{reached.text('zh')}。",
         )
-    if (owed.tractor_cards or 0) > (reached.tractor_cards or 0):
+    place = owed.shortfall(reached)  # the generic rule: where the play has less
+    if place == 0:
         return Reason(
             "follow.must_play_tractor",
             f"Your {en_suit} can form tractors of {owed.tractor_cards} cards within the lead's tractors "
@@ -479,26 +498,24 @@ def _structure_reason(
             f"例如{owed.text('zh')}；这手牌"
             f"{'只有' + str(reached.tractor_cards) + '张' if reached.tractor_cards else '一张也没有'}。",
         )
-    for (width, want), (_, have) in zip(owed.tuples, reached.tuples, strict=True):
-        if want > have:
-            shape = Shape(width)
-            has_en = "only " + shape.counted(have, "en") if have else "none"
-            has_zh = "只有" + shape.counted(have, "zh") if have else "一个也没有"
-            if not any(u.length > 1 for u in lead_units):
-                return Reason(
-                    _TUPLE_CODES.get(width, "follow.must_play_tuple"),
-                    f"Your {en_suit} hold {shape.counted(want, 'en')} for the lead ({lead_en}) and must "
-                    f"play {'it' if want == 1 else 'them'}; this play has {has_en}.",
-                    f"你的{zh_suit}有{shape.counted(want, 'zh')}，首家出{lead_zh}，必须跟出；这手牌{has_zh}。",
-                )
-            return Reason(
-                _TUPLE_CODES.get(width, "follow.must_play_tuple"),
-                f"After the tractors, your {en_suit} can still supply {shape.counted(want, 'en')} to the lead "
-                f"({lead_en}; tuples inside its tractors count); this play has {has_en}.",
-                f"在拖拉机张数相同的前提下，你的{zh_suit}还能对首家的{lead_zh}跟出{shape.counted(want, 'zh')}"
-                f"（拖拉机中的也算）；这手牌{has_zh}。",
-            )
-    raise AssertionError("a worse structure differs somewhere")  # pragma: no cover
+    (width, want), (_, have) = owed.tuples[place - 1], reached.tuples[place - 1]
+    shape = Shape(width)
+    has_en = "only " + shape.counted(have, "en") if have else "none"
+    has_zh = "只有" + shape.counted(have, "zh") if have else "一个也没有"
+    if not any(u.length > 1 for u in lead_units):
+        return Reason(
+            _TUPLE_CODES.get(width, "follow.must_play_tuple"),
+            f"Your {en_suit} hold {shape.counted(want, 'en')} for the lead ({lead_en}) and must "
+            f"play {'it' if want == 1 else 'them'}; this play has {has_en}.",
+            f"你的{zh_suit}有{shape.counted(want, 'zh')}，首家出{lead_zh}，必须跟出；这手牌{has_zh}。",
+        )
+    return Reason(
+        _TUPLE_CODES.get(width, "follow.must_play_tuple"),
+        f"After the tractors, your {en_suit} can still supply {shape.counted(want, 'en')} to the lead "
+        f"({lead_en}; tuples inside its tractors count); this play has {has_en}.",
+        f"在拖拉机张数相同的前提下，你的{zh_suit}还能对首家的{lead_zh}跟出{shape.counted(want, 'zh')}"
+        f"（拖拉机中的也算）；这手牌{has_zh}。",
+    )
 
 
 def judge_follow(
@@ -553,7 +570,7 @@ def judge_lead(
     suit, n = form.suit, form.cards
     held = bytes(hand_t)
     counts = lay.counts_in(held)
-    req, example, owed_vector = _obligation_for(form, lay, counts, rules.follow_draw, rules.protect_longer_tuples)
+    req, example = _obligation_for(form, lay, counts, rules.follow_draw, rules.protect_longer_tuples)
     if len(example) < n:  # short of the suit: the lowest other cards complete it
         places, by_place = _lowest_first(order, suit)
         rest = sorted(held.translate(places))[: n - len(example)]
@@ -573,12 +590,10 @@ def judge_lead(
     if form.unit is not None:
         k, pieces = _first_step(lay, play_counts, form.patterns, form.unit, False)
         reached = _pattern_structure(k, form.patterns, form.unit, n)
-        legal = k + 1 <= (owed.step or 0)
     else:
-        assert owed_vector is not None
         score, pieces = generic_score(lay, play_counts, form.generic, False)
-        reached, vector = _generic_structure(score, pieces, n)
-        legal = vector >= owed_vector
+        reached = _generic_structure(score, pieces, n)
+    legal = reached >= owed
     reasons = () if legal else (_structure_reason(req, owed, reached, lead_units, rules),)
     return FollowVerdict(legal, req, reasons, example, lead_units, reached)
 
@@ -595,10 +610,6 @@ def _lowest_first(order: TrumpOrder, suit: int) -> tuple[bytes, tuple[int, ...]]
         if order.suit[kind] != suit:
             places[kind] = i
     return bytes(places), kinds
-
-
-def _vector(s: Structure) -> Vector:
-    return ((s.tractor_cards or 0), *(c for _, c in s.tuples))
 
 
 def suit_counts(cards: Sequence[int], order: TrumpOrder, suit: int) -> tuple[int, ...]:
