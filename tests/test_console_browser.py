@@ -34,7 +34,6 @@ import json
 import os
 import shutil
 import tempfile
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -48,9 +47,9 @@ from selenium.webdriver.chrome.service import Service  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions as ec  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
-from werkzeug.serving import make_server  # noqa: E402
 
 from service.app import create_app  # noqa: E402
+from tests.helpers import served  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = next((p for p in ("/usr/bin/chromium", shutil.which("chromium") or "") if p and os.path.exists(p)), None)
@@ -69,14 +68,8 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def base_url() -> Iterator[str]:
-    server = make_server("127.0.0.1", 0, create_app({"ACCESS_LOG": False}), threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
+    with served(create_app({"ACCESS_LOG": False})) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

@@ -18,7 +18,6 @@ import json
 import re
 import subprocess
 import sys
-import threading
 import types
 import typing
 from collections.abc import Iterator
@@ -27,8 +26,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from werkzeug.serving import make_server
 
+from tests.helpers import served
 from tools import spec_examples as tool
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -60,15 +59,8 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[types.Module
 
 @pytest.fixture(scope="module")
 def base_url(app: Any) -> Iterator[str]:
-    server = make_server("127.0.0.1", 0, app, threaded=True)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}"
-    finally:
-        server.shutdown()
-        thread.join(timeout=10)
-        server.server_close()
+    with served(app) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
