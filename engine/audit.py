@@ -35,7 +35,7 @@ from engine.cards import KINDS, check_copies
 from engine.errors import InvalidInput, Problem
 from engine.kitty import KittyResult, kitty_result, played_with_trumps, side_of
 from engine.reasons import Reason
-from engine.rules import Rules, ThrowPenalty
+from engine.rules import MatchPoints, Rules, ThrowPenalty
 from engine.settle import Settlement, settle
 from engine.throw import Penalty, ThrowVerdict, judge_checked_throw
 from engine.trick import TrickResult, resolve_checked
@@ -220,8 +220,8 @@ def _match_points(
     """The hand's match points by seat (docs/rules.md §8 ``match_points``): the
     settlement's, plus the failed-throw penalties (seed 002: 甩牌甩錯1次扣1分，只扣本人).
     None when the rules keep no match points and no throw cost any."""
-    charged = [(p.seat, p.amount) for p in penalties if p.kind == "match_point" and p.seat is not None]
-    if rules.match_points == "none" and not charged:
+    charged = [(p.seat, p.amount) for p in penalties if p.kind is ThrowPenalty.MATCH_POINT and p.seat is not None]
+    if rules.match_points is MatchPoints.NONE and not charged:
         return None
     total = [0, 0, 0, 0]
     if settlement is not None and settlement.match_points is not None:

@@ -82,7 +82,7 @@ from engine.cards import (
 )
 from engine.errors import InvalidInput, Problem
 from engine.reasons import Reason
-from engine.rules import NoBidFallback, Rules
+from engine.rules import NoBidFallback, NoBidFirstHand, Rules
 from engine.trump import Trump
 
 Path = tuple[str | int, ...]
@@ -614,7 +614,7 @@ def resolve_bids(
             f"{trump_zh(trump)}",
         )
         return BidSequence(tuple(steps), first_invalid, standing, trump, None, reason)
-    if rules.no_bid_first_hand == "redeal":
+    if rules.no_bid_first_hand is NoBidFirstHand.REDEAL:
         if first_hand is None:
             raise InvalidInput(
                 Problem(

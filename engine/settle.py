@@ -33,7 +33,7 @@ from engine.cards import RANKS
 from engine.errors import InvalidInput, Problem
 from engine.levels import Band, LevelTable
 from engine.reasons import Reason
-from engine.rules import Rules
+from engine.rules import MatchPoints, Rules
 
 DEALER_KEEPS = "dealer_keeps"
 DEFENDERS_TAKE_OVER = "defenders_take_over"
@@ -95,7 +95,7 @@ def seat_match_points(rules: Rules, team: int, levels_gained: int) -> tuple[int,
     >>> seat_match_points(preset("four-deck-cgc"), 1, 2)  # seed 002: 每升一級 +3 / −3
     (-6, 6, -6, 6)
     """
-    if rules.match_points == "none":
+    if rules.match_points is MatchPoints.NONE:
         return None
     won = MATCH_POINTS_PER_LEVEL * levels_gained
     by_seat = [won if seat % 2 == team else -won for seat in range(4)]
