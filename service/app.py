@@ -127,6 +127,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         length = resp.content_length
         if length is not None and length >= min_size:
             resp = compress.after_request(resp)
+            length = resp.content_length  # gzipped (or not, when the client takes no gzip)
         state = g._get_current_object()
         started = getattr(state, "request_started", None)
         seconds = time.perf_counter() - started if started is not None else 0.0
@@ -137,7 +138,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         headers[logs.REQUEST_ID_HEADER] = request_id
         headers.setdefault("X-Content-Type-Options", "nosniff")
         metrics.observe(resp.status_code, seconds)
-        logs.access_line(app, resp, seconds, request_id)
+        logs.access_line(app, resp, seconds, request_id, length)
         return resp
 
     @app.errorhandler(InvalidInput)

@@ -114,9 +114,13 @@ def init_app(app: Flask) -> logging.Logger:
     return access
 
 
-def access_line(app: Flask, resp: Response, seconds: float, request_id: str | None = None) -> None:
+def access_line(
+    app: Flask, resp: Response, seconds: float, request_id: str | None = None, bytes_out: int | None = None
+) -> None:
     """Log the request that ``resp`` answers (one JSON line); ``request_id``
-    defaults to the current request's."""
+    defaults to the current request's, ``bytes_out`` to ``resp.content_length``
+    (a caller that has just read it passes it: werkzeug parses the header anew
+    on every read)."""
     logger: logging.Logger = app.extensions["access_logger"]
     if logger.disabled:
         return
@@ -140,7 +144,7 @@ def access_line(app: Flask, resp: Response, seconds: float, request_id: str | No
         "status": status,
         "duration_ms": round(seconds * 1000, 3),
         "bytes_in": req.content_length or 0,
-        "bytes_out": resp.content_length,
+        "bytes_out": resp.content_length if bytes_out is None else bytes_out,
         "remote_addr": environ.get("REMOTE_ADDR"),
         "user_agent": environ.get("HTTP_USER_AGENT"),
         "pid": os.getpid(),
