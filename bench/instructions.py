@@ -38,25 +38,29 @@ elif str(ROOT) not in sys.path:
 
 
 WARM = 20  # requests per case before counting
+BARE = "GET /healthz (bare Flask, bench/bare.py)"
 
 
 def inner(requests: int, names_file: str, vary: bool, only: str | None) -> None:
     """Under valgrind: warm every case, then run each between two markers."""
-    from bench.wsgi import call, cases
+    from bench import bare
+    from bench.wsgi import call, cases, environ_for
     from service.app import create_app
 
     app = create_app({"LOG_STREAM": io.StringIO()})
-    all_cases = cases(WARM + requests if vary else 0)
+    service_cases = cases(WARM + requests if vary else 0)
     if only:
         prefixes = tuple(p.strip() for p in only.split(",") if p.strip())
-        all_cases = {n: m for i, (n, m) in enumerate(all_cases.items()) if i == 0 or n.startswith(prefixes)}
-    for make in all_cases.values():
+        service_cases = {n: m for i, (n, m) in enumerate(service_cases.items()) if i == 0 or n.startswith(prefixes)}
+    all_cases = {BARE: (bare.create_app(), environ_for("GET", "/healthz", None))}
+    all_cases.update((name, (app, make)) for name, make in service_cases.items())
+    for one, make in all_cases.values():
         for _ in range(WARM):
-            call(app, make)
-    for make in all_cases.values():
+            call(one, make)
+    for one, make in all_cases.values():
         os.getppid()  # marker: callgrind dumps the counts so far
         for _ in range(requests):
-            call(app, make)
+            call(one, make)
     os.getppid()
     Path(names_file).write_text("\n".join(all_cases), encoding="utf-8")
 
@@ -73,14 +77,14 @@ def main(argv: list[str] | None = None) -> None:
         return
     if not shutil.which("valgrind"):
         raise SystemExit("valgrind is not installed (apt-get install valgrind)")
-    with tempfile.TemporaryDirectory() as tmp:
+    with tempfile.TemporaryDirectory() as tmp, tempfile.TemporaryDirectory() as metrics_dir:
         names = os.path.join(tmp, "names.txt")
         subprocess.run(
             ["valgrind", "--tool=callgrind", "--dump-before=getppid",
              f"--callgrind-out-file={tmp}/out.%p", os.path.realpath(sys.executable), __file__,
              "--requests", str(args.requests), "--inner", names,
              *(["--vary"] if args.vary else []), *(["--only", args.only] if args.only else [])],
-            check=True, capture_output=True, env=dict(os.environ, PYTHONHASHSEED="0"),
+            check=True, capture_output=True, env=dict(os.environ, PYTHONHASHSEED="0", PROMETHEUS_MULTIPROC_DIR=metrics_dir),
         )
 
         def part(path: str) -> int:  # out.PID.N for the N-th dump; out.PID (no N) is the last
@@ -95,9 +99,12 @@ def main(argv: list[str] | None = None) -> None:
         labels = Path(names).read_text(encoding="utf-8").split("\n")
     per = [t / args.requests / 1000 for t in totals[1 : 1 + len(labels)]]  # dump 0: start-up and warming
     print(f"instructions per request (kIr), {args.requests} warm requests per case, python {sys.version.split()[0]}")
-    print(f"{'request':44} {'kIr':>8} {'+floor':>8}")
+    print("+floor: beyond the service's /healthz; bare/kIr: the bare app's /healthz over the request's")
+    floor = per[labels.index(next(n for n in labels if n.startswith("GET /healthz (floor)")))]
+    bare_k = per[labels.index(BARE)]
+    print(f"{'request':44} {'kIr':>8} {'+floor':>8} {'bare/kIr':>8}")
     for label, k in zip(labels, per, strict=True):
-        print(f"{label:44} {k:8.0f} {k - per[0]:8.0f}")
+        print(f"{label:44} {k:8.0f} {k - floor:8.0f} {bare_k / k:8.0%}")
 
 
 if __name__ == "__main__":

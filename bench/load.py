@@ -1,15 +1,18 @@
-"""HTTP throughput and latency of every adjudication endpoint against the ceiling.
+"""HTTP throughput and latency of every adjudication endpoint against two ceilings.
 
 Starts gunicorn with the project's own gunicorn.conf.py on a free loopback port,
 loads each endpoint with wrk (Debian package ``wrk``) for a bounded time with
-realistic bodies (bench/bodies.py), and in the same run loads ``GET /healthz``
-as the ceiling of the HTTP stack.  Prints requests/s, p50 and p99 per endpoint
-and each endpoint's ratio to the ceiling, then stops gunicorn by its PID.
+realistic bodies (bench/bodies.py), and in the same run loads two ceilings: the
+service's own ``GET /healthz`` (the HTTP stack with the service's access log,
+metrics and request id) and the bare Flask app's ``GET /healthz`` (bench/bare.py,
+served by a second gunicorn with the same number of workers and gunicorn's
+defaults otherwise).  Prints requests/s, p50 and p99 per endpoint and every
+ratio against both ceilings, then stops both gunicorns by their PIDs.
 
-The machine may be shared, so the ceiling is measured right before every
-endpoint (a pair), in ``--rounds`` rounds: an endpoint's ratio is the median
-of its pairs' ratios (the range over the rounds is printed too), and its
-figures are the medians over the rounds.
+The machine may be shared, so both ceilings are measured right before every
+endpoint (a triple: bare, service, endpoint), in ``--rounds`` rounds: a ratio is
+the median of its triples' ratios (the range over the rounds is printed too),
+and the figures are the medians over the rounds.
 
 With ``--vary`` the follow, trick, throw and kitty endpoints are also loaded
 with a different body on every request (64 of each, ``bench.bodies.varied``:
@@ -54,7 +57,7 @@ def free_port() -> int:
 
 
 def start_gunicorn(port: int, workers: int | None, log: Path | None = None) -> subprocess.Popen[bytes]:
-    """gunicorn with the repo's config on ``port``; its log lines to ``log`` (else dropped)."""
+    """The service, as deployed (gunicorn.conf.py), on ``port``; its log lines to ``log`` (else dropped)."""
     env = dict(os.environ, BIND=f"127.0.0.1:{port}", METRICS_PORT=str(free_port()))  # 9100 may be taken
     if workers:
         env["WORKERS"] = str(workers)
@@ -63,15 +66,31 @@ def start_gunicorn(port: int, workers: int | None, log: Path | None = None) -> s
         [sys.executable, "-m", "gunicorn", "-c", "gunicorn.conf.py", "--no-control-socket"],
         cwd=ROOT, env=env, stdout=out, stderr=out,
     )
+    return wait_ready(proc, f"http://127.0.0.1:{port}/readyz")
+
+
+def start_bare(port: int, workers: int) -> subprocess.Popen[bytes]:
+    """bench/bare.py on ``port``: gunicorn's defaults (sync workers, no access log)
+    but the service's number of workers."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gunicorn", "--workers", str(workers), "--bind", f"127.0.0.1:{port}",
+         "--no-control-socket", "bench.bare:create_app()"],
+        cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )
+    return wait_ready(proc, f"http://127.0.0.1:{port}/healthz")
+
+
+def wait_ready(proc: subprocess.Popen[bytes], url: str) -> subprocess.Popen[bytes]:
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/readyz", timeout=1).read()
+            urllib.request.urlopen(url, timeout=1).read()
             return proc
         except OSError:
             time.sleep(0.2)
     proc.terminate()
-    raise SystemExit("gunicorn did not become ready")
+    proc.wait(timeout=30)
+    raise SystemExit(f"gunicorn did not become ready ({url})")
 
 
 def gunicorn_workers(master: int) -> list[int]:
@@ -171,7 +190,7 @@ def median(values: list[float]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=int, default=3, help="wrk duration of each measurement")
-    parser.add_argument("--rounds", type=int, default=3, help="(ceiling, endpoint) pairs per endpoint")
+    parser.add_argument("--rounds", type=int, default=3, help="(bare, ceiling, endpoint) triples per endpoint")
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--workers", type=int, default=None, help="default: gunicorn.conf.py's")
     parser.add_argument("--only", default=None, help="comma-separated label prefixes of bench/bodies.py")
@@ -192,9 +211,20 @@ def main() -> None:
     port = free_port()
     proc = start_gunicorn(port, args.workers)
     base = f"http://127.0.0.1:{port}"
+    workers = len(gunicorn_workers(proc.pid)) or args.workers or 2
+    bare_port = free_port()
+    try:
+        bare = start_bare(bare_port, workers)
+    except BaseException:
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(timeout=30)
+        raise
     ceiling: list[dict[str, float]] = []
+    bare_runs: list[dict[str, float]] = []
     runs: dict[str, list[dict[str, float]]] = {name: [] for name in bodies}
     ratios: dict[str, list[float]] = {name: [] for name in bodies}
+    bare_ratios: dict[str, list[float]] = {name: [] for name in bodies}
+    ceiling_bare_ratios: list[float] = []
     sent = {name: 0 for name in bodies}  # varied bodies: where the next run starts
     try:
         for path, body in bodies.values():  # every body must be a 200 before we time it
@@ -206,36 +236,47 @@ def main() -> None:
                 urllib.request.urlopen(req, timeout=5).read()
         for _ in range(args.rounds):
             for name, (path, body) in bodies.items():
+                low = run_wrk(f"http://127.0.0.1:{bare_port}/healthz", None, args.seconds, args.connections, bare.pid)
                 top = run_wrk(base + "/healthz", None, args.seconds, args.connections, proc.pid)
                 got = run_wrk(base + path, body, args.seconds, args.connections, proc.pid, sent[name])
                 sent[name] += int(got["done"])
+                bare_runs.append(low)
                 ceiling.append(top)
                 runs[name].append(got)
                 ratios[name].append(got["rps"] / top["rps"])
-        workers = len(gunicorn_workers(proc.pid))
+                bare_ratios[name].append(got["rps"] / low["rps"])
+                ceiling_bare_ratios.append(top["rps"] / low["rps"])
     finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.wait(timeout=30)
-    print(f"gunicorn workers: {workers}; wrk -t2 -c{args.connections}, {args.seconds} s per measurement, "
-          f"{args.rounds} rounds of (ceiling, endpoint) pairs; figures are medians over the rounds")
-    print("ratio: req/s over the ceiling's in the same pair; cpu ratio: (server + wrk CPU per request) of the "
-          "ceiling over the endpoint's, what the req/s ratio is on two otherwise idle cores")
+        for server in (proc, bare):
+            server.send_signal(signal.SIGTERM)
+        for server in (proc, bare):
+            server.wait(timeout=30)
+    print(f"gunicorn workers: {workers} (the service and the bare app alike); wrk -t2 -c{args.connections}, "
+          f"{args.seconds} s per measurement, {args.rounds} rounds of (bare, ceiling, endpoint) triples; "
+          "figures are medians over the rounds")
+    print("ratio: req/s over the service's /healthz in the same triple; bare: over the bare Flask app's /healthz "
+          "(bench/bare.py); cpu ratio: (server + wrk CPU per request) of the service's /healthz over the "
+          "endpoint's, what the req/s ratio is on two otherwise idle cores")
     print(f"{'endpoint':44} {'req/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'ratio':>6} {'range':>9} "
-          f"{'server µs':>9} {'wrk µs':>7} {'cpu ratio':>9} {'non-2xx':>7}")
+          f"{'bare':>6} {'range':>9} {'server µs':>9} {'wrk µs':>7} {'cpu ratio':>9} {'non-2xx':>7}")
     top_cpu = median([x["server_us"] + x["wrk_us"] for x in ceiling])
 
-    def row(name: str, rs: list[dict[str, float]], rat: list[float] | None) -> None:
+    def span(rat: list[float] | None) -> str:
+        if not rat:
+            return f"{'':6} {'':>9}"
+        return f"{median(rat):6.0%} {f'{min(rat):.0%}–{max(rat):.0%}':>9}"
+
+    def row(name: str, rs: list[dict[str, float]], rat: list[float] | None, bare_rat: list[float] | None) -> None:
         r = {k: median([x[k] for x in rs]) for k in ("rps", "p50", "p99", "server_us", "wrk_us")}
         errors = sum(x["errors"] for x in rs)
-        ratio = f"{median(rat):6.0%}" if rat else f"{'100%':>6}"
-        span = f"{min(rat):.0%}–{max(rat):.0%}" if rat else ""
         cpu = top_cpu / median([x["server_us"] + x["wrk_us"] for x in rs])
-        print(f"{name:44} {r['rps']:7.0f} {r['p50']:7.2f} {r['p99']:7.2f} {ratio} {span:>9} "
+        print(f"{name:44} {r['rps']:7.0f} {r['p50']:7.2f} {r['p99']:7.2f} {span(rat)} {span(bare_rat)} "
               f"{r['server_us']:9.0f} {r['wrk_us']:7.0f} {cpu:9.0%} {errors:7.0f}")
 
-    row("GET /healthz (ceiling)", ceiling, None)
+    row("GET /healthz (bare Flask, bench/bare.py)", bare_runs, None, None)
+    row("GET /healthz (ceiling)", ceiling, None, ceiling_bare_ratios)
     for name in bodies:
-        row(name, runs[name], ratios[name])
+        row(name, runs[name], ratios[name], bare_ratios[name])
     top_server = median([x["server_us"] for x in ceiling])
     for name, (path, body) in bodies.items():
         if path == "/v1/hand" and isinstance(body, dict):  # a whole hand: its cost per trick, for scale

@@ -46,7 +46,7 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "COMPRESS_LEVEL": 1,
     "COMPRESS_MIN_SIZE": 2048,
     "COMPRESS_STREAMS": False,  # files (the docs' assets) go out as they are, cacheable
-    "COMPRESS_REGISTER": False,  # compress_large below asks it only for large answers
+    "COMPRESS_REGISTER": False,  # finish_request below asks it only for large answers
     "COMPRESS_MIMETYPES": [
         "application/json", "application/problem+json", "application/yaml",
         "text/html", "text/plain", "application/openmetrics-text",
@@ -104,22 +104,41 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(docs)
     app.register_blueprint(console)
     logs.init_app(app)
+    compress = Compress(app)
+    min_size = app.config["COMPRESS_MIN_SIZE"]
 
+    # The request's state lives in ``g``, resolved once per hook (every ``g.x`` is a
+    # proxy look-up), and the caller's id is read from the WSGI environ as
+    # ``request.headers`` would read it: the hooks are every request's cost
+    # (bench/RESULTS.md, issue 22).
     @app.before_request
     def start_request() -> None:
-        g.request_started = time.perf_counter()
-        g.request_id = logs.request_id_from(request.headers.get(logs.REQUEST_ID_HEADER))
+        state = g._get_current_object()
+        state.request_started = time.perf_counter()
+        state.request_id = logs.request_id_from(request.environ.get(logs.REQUEST_ID_ENVIRON))
 
     @app.after_request
     def finish_request(resp: Response) -> Response:
-        started = g.get("request_started")
+        """gzip a large answer, then the request id and nosniff headers, the
+        metrics and the access line (which counts the bytes sent).  One hook, not
+        two: flask-compress is asked only for answers of ``COMPRESS_MIN_SIZE``
+        and more (on every answer it cost a small one ~50,000 instructions, 8 %
+        of /healthz), so small answers carry no ``Vary: Accept-Encoding``."""
+        length = resp.content_length
+        if length is not None and length >= min_size:
+            resp = compress.after_request(resp)
+            length = resp.content_length  # gzipped (or not, when the client takes no gzip)
+        state = g._get_current_object()
+        started = getattr(state, "request_started", None)
         seconds = time.perf_counter() - started if started is not None else 0.0
-        if "request_id" not in g:  # answered before start_request ran
-            g.request_id = logs.request_id_from(request.headers.get(logs.REQUEST_ID_HEADER))
-        resp.headers[logs.REQUEST_ID_HEADER] = g.request_id
-        resp.headers.setdefault("X-Content-Type-Options", "nosniff")
+        request_id = getattr(state, "request_id", None)
+        if request_id is None:  # answered before start_request ran
+            request_id = state.request_id = logs.request_id_from(request.environ.get(logs.REQUEST_ID_ENVIRON))
+        headers = resp.headers
+        headers[logs.REQUEST_ID_HEADER] = request_id
+        headers.setdefault("X-Content-Type-Options", "nosniff")
         metrics.observe(resp.status_code, seconds)
-        logs.access_line(app, resp, seconds)
+        logs.access_line(app, resp, seconds, request_id, length)
         return resp
 
     @app.errorhandler(InvalidInput)
@@ -139,17 +158,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         app.logger.exception("unhandled error")
         return problem_response(500, "internal_error")
 
-    compress = Compress(app)
-    min_size = app.config["COMPRESS_MIN_SIZE"]
-
-    @app.after_request
-    def compress_large(resp: Response) -> Response:
-        """gzip (and ``Vary: Accept-Encoding``) for a large answer only: flask-compress
-        on every answer costs a small one ~50,000 instructions, 8 % of /healthz
-        (bench/instructions.py).  Registered last, so it runs first: the access line
-        counts the bytes sent."""
-        length = resp.content_length
-        return compress.after_request(resp) if length is not None and length >= min_size else resp
     warm_engine()
     git_commit()  # asked once, before gunicorn forks the workers
     return app

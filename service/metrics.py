@@ -202,7 +202,10 @@ def endpoint_label() -> str:
     return rule.rule if rule is not None else UNMATCHED
 
 
-_children: dict[tuple[str, str, int], tuple[Any, Any]] = {}
+# (route, method, status) → the metric objects one such request updates, resolved once:
+# its counter and histogram children (``labels()`` takes a lock and builds the label
+# tuple on every call) and this process's request gauge
+_children: dict[tuple[str, str, int], tuple[Any, Any, Any]] = {}
 
 
 def observe(status: int, seconds: float) -> None:
@@ -213,10 +216,11 @@ def observe(status: int, seconds: float) -> None:
     children = _children.get(key)
     if children is None:  # label sets are bounded: routes x methods x statuses
         labels = (key[0], key[1], str(status))
-        children = _children[key] = (REQUESTS.labels(*labels), LATENCY.labels(*labels))
-    children[0].inc()
-    children[1].observe(seconds)
-    _worker_requests().inc()
+        children = _children[key] = (REQUESTS.labels(*labels), LATENCY.labels(*labels), _worker_requests())
+    count, latency, served = children
+    count.inc()
+    latency.observe(seconds)
+    served.inc()
 
 
 # --- gunicorn master side (called from gunicorn.conf.py hooks) ---------------

@@ -26,3 +26,17 @@ def test_varied_bodies_are_distinct_and_answered(api: Any, path: str) -> None:
 def test_no_varied_bodies_for_other_paths() -> None:
     with pytest.raises(KeyError):
         varied("/v1/settle")
+
+
+def test_bare_ceiling_answers_healthz_as_the_service_does(api: Any) -> None:
+    """bench/bare.py, the ceiling bench/load.py and bench/instructions.py measure the
+    service against: the same route and the same JSON document, nothing else."""
+    from bench.bare import create_app
+
+    bare = create_app().test_client()
+    got, want = bare.get("/healthz"), api.get("/healthz")
+    assert got.status_code == want.status_code == 200
+    assert got.mimetype == want.mimetype == "application/json"
+    assert got.get_json() == want.get_json()
+    assert bare.get("/v1/follow").status_code == 404  # the bare app has no rules in it
+    assert "X-Request-ID" not in got.headers

@@ -51,3 +51,21 @@ def test_small_answers_and_refusals_go_as_they_are(client: Any) -> None:
 def test_files_go_as_they_are(client: Any) -> None:
     resp = client.get("/docs/swagger-ui.css", headers=GZIP)
     assert resp.status_code == 200 and "Content-Encoding" not in resp.headers
+
+
+def test_the_access_line_counts_the_bytes_sent() -> None:
+    """bytes_out is what went out: the gzipped length of a gzipped answer, the
+    length itself of one sent as it is, and a file's Content-Length."""
+    import io
+
+    from service.app import create_app
+
+    stream = io.StringIO()
+    client = create_app({"LOG_STREAM": stream}).test_client()
+    sent = [client.get("/v1/rulesets", headers=GZIP), client.get("/v1/rulesets"), client.get("/healthz", headers=GZIP),
+            client.get("/docs/swagger-ui.css", headers=GZIP)]
+    lines = [json.loads(line) for line in stream.getvalue().splitlines()]
+    assert sent[0].headers["Content-Encoding"] == "gzip"
+    assert [x["bytes_out"] for x in lines[:3]] == [len(r.get_data()) for r in sent[:3]]
+    assert lines[0]["bytes_out"] < lines[1]["bytes_out"] / 3
+    assert lines[3]["bytes_out"] == sent[3].content_length == len(sent[3].get_data())

@@ -105,6 +105,35 @@ def test_one_json_line_per_request(logged: tuple[Any, io.StringIO]) -> None:
     assert lines[0]["bytes_in"] > 0 and lines[0]["bytes_out"] > 0
 
 
+def test_the_access_line_has_every_field_in_order(logged: tuple[Any, io.StringIO]) -> None:
+    """The whole access line, key by key: what a log pipeline parses (bench/RESULTS.md's
+    cuts to the line's cost keep it exactly)."""
+    import os
+
+    client, stream = logged
+    body = json.dumps(ANALYZE).encode()
+    resp = client.post("/v1/analyze", data=body, content_type="application/json",
+                       headers={"X-Request-ID": "r-9", "User-Agent": "platform/1.0"},
+                       environ_base={"REMOTE_ADDR": "10.1.2.3"})
+    client.get("/healthz", environ_base={"REMOTE_ADDR": "10.1.2.4"})
+    first, second = _lines(stream)
+    assert list(first) == [
+        "level", "logger", "message", "request_id", "method", "path", "endpoint", "status", "duration_ms",
+        "bytes_in", "bytes_out", "remote_addr", "user_agent", "pid", "timestamp",
+    ]
+    assert {k: v for k, v in first.items() if k not in ("duration_ms", "timestamp")} == {
+        "level": "INFO", "logger": "tractor_referee.access", "message": "POST /v1/analyze 200",
+        "request_id": "r-9", "method": "POST", "path": "/v1/analyze", "endpoint": "/v1/analyze", "status": 200,
+        "bytes_in": len(body), "bytes_out": len(resp.data), "remote_addr": "10.1.2.3",
+        "user_agent": "platform/1.0", "pid": os.getpid(),
+    }
+    assert isinstance(first["duration_ms"], float) and first["duration_ms"] >= 0
+    assert list(second) == list(first)
+    assert len(second["request_id"]) == 32  # a fresh id, none was sent
+    assert (second["message"], second["bytes_in"], second["remote_addr"]) == ("GET /healthz 200", 0, "10.1.2.4")
+    assert second["user_agent"].startswith("Werkzeug/")
+
+
 def test_an_unhandled_error_is_a_logged_problem_with_the_request_id(logged: tuple[Any, io.StringIO]) -> None:
     client, stream = logged
     resp = client.get("/boom", headers={"X-Request-ID": "bug-1"})
