@@ -35,7 +35,7 @@ from functools import lru_cache
 from engine.cards import card_str, check_copies, points
 from engine.errors import InvalidInput, Problem
 from engine.follow import FollowVerdict, judge_lead
-from engine.lead import LeadForm, LeadWords, largest, lead_of
+from engine.lead import LeadForm, LeadWords, lead_form, lead_of
 from engine.reasons import Reason
 from engine.records import quick_init
 from engine.rules import Rules, ThrowComparison
@@ -125,10 +125,20 @@ def arrangements(
 ) -> tuple[Arrangement, ...]:
     """Every distinct way ``cards`` can be arranged into ``lead_units`` while
     being entirely of the led suit or, under a plain-suit lead, entirely trump.
-    Empty when the play lacks the lead's structure (it can then never win)."""
-    if not cards or len(cards) != sum(u.size for u in lead_units) or not _may_serve(cards, lead_units[0].suit, order):
-        return ()
-    return _search(tuple(sorted(cards)), unit_shapes(lead_units), lead_units[0].suit, order, rules.wider_shape_beats, rules.decks)
+    Empty when the play lacks the lead's structure (it can then never win).
+    The trick's own measure (``_measure``), for a lead given by its units."""
+    return _measure_against(cards, lead_units, order, rules).found
+
+
+def _measure_against(
+    cards: Sequence[int], lead_units: Sequence[Unit], order: TrumpOrder, rules: Rules
+) -> _Measure:
+    """``_measure`` of ``cards`` against a lead of ``lead_units`` (nothing for a
+    play of another size)."""
+    if not cards or len(cards) != sum(u.size for u in lead_units):
+        return _UNMATCHED
+    form = lead_form(unit_shapes(lead_units), lead_units[0].suit, rules.follow_patterns)
+    return _measure(cards, form, order, rules)
 
 
 def _may_serve(cards: Sequence[int], led: int, order: TrumpOrder) -> bool:
@@ -248,13 +258,9 @@ class Strength:
 def strength(
     cards: Sequence[int], lead_units: Sequence[Unit], order: TrumpOrder, rules: Rules
 ) -> Strength | None:
-    """The play's strength over this lead, or None without the lead's structure."""
-    units = tuple(lead_units)
-    found = arrangements(cards, units, order, rules)
-    if not found:
-        return None
-    mode = rules.throw_comparison
-    return _strength(found, unit_shapes(units), largest(unit_shapes(units)), _highest(cards, units[0].suit, order, mode), mode)
+    """The play's strength over this lead, or None without the lead's structure
+    (the trick's own measure, ``_measure``)."""
+    return _measure_against(cards, lead_units, order, rules).strength
 
 
 def _highest(cards: Sequence[int], led: int, order: TrumpOrder, mode: ThrowComparison) -> tuple[int, int] | None:

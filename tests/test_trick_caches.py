@@ -18,12 +18,15 @@ from typing import Any
 import pytest
 
 from engine.follow import judge_follow, judge_lead
-from engine.lead import largest, lead_of
+from engine.lead import lead_of
 from engine.records import quick_init
 from engine.rules import PRESET_VALUES, Rules, preset, rules_from_json
 from engine.trick import (
+    _UNMATCHED,
     PlayVerdict,
+    _may_serve,
     _measure,
+    _searched,
     _strongest,
     arrangements,
     resolve_trick,
@@ -32,7 +35,7 @@ from engine.trick import (
     trick_winner_and_lead,
 )
 from engine.trump import Trump, TrumpOrder, trump_order
-from engine.units import decompose, unit_shapes
+from engine.units import decompose
 
 # every preset, and option sets that change how plays compare (docs/rules.md §6)
 RULE_SETS: list[Rules] = [preset(name) for name in sorted(PRESET_VALUES)] + [
@@ -85,10 +88,15 @@ def test_cached_measures_are_the_uncached_search() -> None:
         seen_forms.add(lead.form.shapes)
         for play in plays:
             got = _measure(play, lead.form, order, rules)
-            found = arrangements(play, units, order, rules)
-            assert got.found == found, (plays, play)
+            assert got.found == arrangements(play, units, order, rules), (plays, play)
             assert got.strength == strength(play, units, order, rules), (plays, play)
-            assert got.units == _strongest(found, largest(unit_shapes(units))), (plays, play)
+            if not _may_serve(play, lead.form.suit, order):
+                assert got == _UNMATCHED
+                continue
+            fresh = _searched(tuple(sorted(play)), lead.form, order, rules.wider_shape_beats, rules.decks,
+                              rules.throw_comparison)
+            assert got == fresh, (plays, play)
+            assert got.units == _strongest(fresh.found, lead.form.largest), (plays, play)
     # singles, pairs, tuples with singles and tractors were all met
     assert {((1, 1),), ((2, 1),)} <= seen_forms
     assert any(length > 1 for shapes in seen_forms for _, length in shapes)
