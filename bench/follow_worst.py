@@ -7,7 +7,9 @@ only states that can still reach the most tractor cards, ``engine.generic``).
 Each body is posted through the Flask test client with the engine's per-hand
 caches cleared before every call; figures are milliseconds per request: median
 and maximum of the wall-clock time, and median of the process's CPU time (the
-steadier figure on a shared machine).
+steadier figure on a shared machine).  Those over the service's work budget
+(``engine.budget``, 800 units a request) answer 422 ``too_complex`` (status 422):
+their figure is the cost of finding that out.
 """
 
 from __future__ import annotations

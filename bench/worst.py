@@ -321,7 +321,7 @@ def _fresh_hand(rng: random.Random) -> Body:
     name = rng.choice(MULTI_DECK + ["two-deck"])
     deal = play_hand(preset(name), rng.randrange(1_000_000))
     return {
-        "rules": name, "trump": deal.trump.as_json(), "dealer": deal.dealer, "levels": {"0": "5", "1": "7"},
+        "rules": name, "trump": deal.trump.as_json(), "dealer": deal.dealer, "levels": {"A": "5", "B": "7"},
         "hands": {str(s): _strs(h) for s, h in deal.hands.items()}, "kitty": _strs(deal.kitty),
         "tricks": [
             {"leader": t.leader, "plays": [_strs(list(p)) for p in t.plays]}
@@ -363,7 +363,7 @@ def _fresh_resolve(rng: random.Random) -> Body:
         bid = {"seat": rng.randrange(4), "cards": _bid_cards(rng, level, decks)}
         if _bids_fit([*bids, bid], decks):
             bids.append(bid)
-    return {"rules": name, "trump_level": level, "bids": bids or [{"seat": 0, "cards": [f"{level}S"]}]}
+    return {"rules": name, "trump": {"level": level}, "bids": bids or [{"seat": 0, "cards": [f"{level}S"]}]}
 
 
 def _mutate_resolve(body: Body, rng: random.Random) -> Body:
@@ -371,7 +371,7 @@ def _mutate_resolve(body: Body, rng: random.Random) -> Body:
     decks = preset(out["rules"]).decks
     bids = out["bids"]
     move = rng.random()
-    new = {"seat": rng.randrange(4), "cards": _bid_cards(rng, out["trump_level"], decks)}
+    new = {"seat": rng.randrange(4), "cards": _bid_cards(rng, out["trump"]["level"], decks)}
     if move < 0.4 and len(bids) < 200:
         bids.insert(rng.randrange(len(bids) + 1), new)
     elif move < 0.6 and len(bids) > 1:
@@ -386,7 +386,7 @@ def _fresh_bid(rng: random.Random) -> Body:
     decks = preset(name).decks
     level = rng.choice(RANKS)
     standing = None if rng.random() < 0.3 else {"seat": rng.randrange(4), "cards": _bid_cards(rng, level, decks)}
-    return {"rules": name, "trump_level": level, "standing": standing,
+    return {"rules": name, "trump": {"level": level}, "standing": standing,
             "bid": {"seat": rng.randrange(4), "cards": _bid_cards(rng, level, decks)}}
 
 

@@ -46,7 +46,10 @@ that can still reach that many — at most R · O(L⁸) frames and R · O(L⁸) 
 of lead tractors of lengths l_j summing to L, P the lead's positions; in
 practice tens to hundreds, and tens of milliseconds for the worst leads found
 (many tractors against four-deck hands of quads).  It is skipped altogether
-when the hand holds no two adjacent tuples.
+when the hand holds no two adjacent tuples.  Its work units (``engine.generic``)
+are charged to the open budget (``engine.budget``) by the verdict that uses the
+score, whether computed or found in a cache, so a request over the budget is
+refused (``TooComplex``) the same way every time.
 """
 
 from __future__ import annotations
@@ -57,9 +60,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from engine.budget import charge
 from engine.cards import KINDS, card_str, check_copies
 from engine.errors import InvalidInput, Problem
-from engine.generic import LeadShape, generic_score
+from engine.generic import LeadShape, generic_score, generic_score_work
 from engine.lead import Lead, LeadForm, lead_of
 from engine.patterns import PATTERN_SOURCES, PatternList, pattern_list
 from engine.reasons import Reason
@@ -372,8 +376,9 @@ def _requirement(
     return Requirement(suit, lead_cards, held, cards, rule, structure)
 
 
-Obligation = tuple[Requirement, tuple[int, ...]]
-"""What a hand owes: the requirement and the suit cards of an example play (high → low)."""
+Obligation = tuple[Requirement, tuple[int, ...], int]
+"""What a hand owes: the requirement, the suit cards of an example play (high →
+low), and the work units finding it took (``engine.budget``)."""
 
 
 @lru_cache(maxsize=512)
@@ -385,18 +390,19 @@ def _obligation_for(
     suit, n, unit = form.suit, form.cards, form.unit
     held = sum(counts)
     if held <= n:
-        return _requirement(suit, n, held, held, "all_suit_cards", None), tuple(lay.cards(counts))
+        return _requirement(suit, n, held, held, "all_suit_cards", None), tuple(lay.cards(counts)), 0
     if follow_draw == FollowDraw.SUIT_ONLY:
         req = _requirement(suit, n, held, n, "suit_only", None)
-        return req, tuple(lay.order.sorted(fill(lay, counts, [], n)))
+        return req, tuple(lay.order.sorted(fill(lay, counts, [], n))), 0
+    units = 0
     if unit is not None:
         k, pieces = _first_step(lay, counts, form.patterns, unit, protect)
         structure = _pattern_structure(k, form.patterns, unit, n)
     else:
-        score, pieces = generic_score(lay, counts, form.generic, protect)
+        score, pieces, units = generic_score_work(lay, counts, form.generic, protect)
         structure = _generic_structure(score, pieces, n)
     example = fill(lay, counts, placed_cards(lay, pieces), n)
-    return _requirement(suit, n, held, n, structure.rule, structure), tuple(lay.order.sorted(example))
+    return _requirement(suit, n, held, n, structure.rule, structure), tuple(lay.order.sorted(example)), units
 
 
 # --- checking the input --------------------------------------------------------------------
@@ -570,7 +576,8 @@ def judge_lead(
     suit, n = form.suit, form.cards
     held = bytes(hand_t)
     counts = lay.counts_in(held)
-    req, example = _obligation_for(form, lay, counts, rules.follow_draw, rules.protect_longer_tuples)
+    req, example, units = _obligation_for(form, lay, counts, rules.follow_draw, rules.protect_longer_tuples)
+    charge(units)  # found in the cache or not: the budget sees the same work (engine.budget)
     if len(example) < n:  # short of the suit: the lowest other cards complete it
         places, by_place = _lowest_first(order, suit)
         rest = sorted(held.translate(places))[: n - len(example)]
@@ -591,7 +598,8 @@ def judge_lead(
         k, pieces = _first_step(lay, play_counts, form.patterns, form.unit, False)
         reached = _pattern_structure(k, form.patterns, form.unit, n)
     else:
-        score, pieces = generic_score(lay, play_counts, form.generic, False)
+        score, pieces, units = generic_score_work(lay, play_counts, form.generic, False)
+        charge(units)
         reached = _generic_structure(score, pieces, n)
     legal = reached >= owed
     reasons = () if legal else (_structure_reason(req, owed, reached, lead_units, rules),)

@@ -54,6 +54,15 @@ polynomial but loose: in practice pass 1 visits tens to a few hundred frames
 per step and pass 2 tens of states, and the worst cases found by review (many
 tractors against quad-rich four-deck hands) take tens of milliseconds.
 
+Work.  The moves pass 1 enumerates (each frame's through each step, counted
+once) are the score's *work units*; they depend on the inputs alone and are
+returned with the score (``generic_score_work``), and the search stops with
+``TooComplex`` as soon as they exceed an open budget (``engine.budget``).  A
+unit costs 0.03–0.05 ms of CPU on a cold worker; typical follows take a few
+to a few hundred, the longest leads of tractors against four-deck hands rich in
+quads up to some fifteen thousand (bench/RESULTS.md), which is why the service
+bounds them.
+
 What one step does to a frame (its moves, the frames it reaches, the closings
 of its pieces, its bound) depends only on the frame and the copies at the step,
 never on the rest of the hand: those transitions are cached by value, and a
@@ -67,6 +76,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import cast
 
+from engine.budget import check
 from engine.shapes import Placed, Shape, place_tuples, usable
 from engine.suit import SuitView
 
@@ -150,18 +160,32 @@ def generic_score(
 ) -> tuple[Vector, tuple[Placed, ...]]:
     """The best score ``(T, N_W, …, N_2)`` of ``counts`` against ``lead`` and
     one arrangement achieving it (tractor pieces, then tuples)."""
+    score, pieces, _ = generic_score_work(lay, counts, lead, protect)
+    return score, pieces
+
+
+def generic_score_work(
+    lay: SuitView, counts: tuple[int, ...], lead: LeadShape, protect: bool = False
+) -> tuple[Vector, tuple[Placed, ...], int]:
+    """``generic_score`` and the work units it takes (``engine.budget``), the same
+    whether computed or cached.  Raises ``TooComplex`` while computing as soon as
+    the units exceed the open budget's; charging them is the caller's (a verdict
+    charges each score it uses once, found in its own caches or not)."""
     if lead._widest < 2:  # a lead of singles: nothing to score
-        return (), ()
+        return (), (), 0
     return _generic_score(lay, counts, lead, protect)
 
 
 @lru_cache(maxsize=1024)
 def _generic_score(
     lay: SuitView, counts: tuple[int, ...], lead: LeadShape, protect: bool
-) -> tuple[Vector, tuple[Placed, ...]]:
+) -> tuple[Vector, tuple[Placed, ...], int]:
+    """``generic_score`` and the work units it took (``engine.budget``: the
+    transitions of the programme's first pass), cached by value; raises
+    ``TooComplex`` as soon as the units exceed an open budget's."""
     top = lead.widest
     if top < 2:
-        return (), ()
+        return (), (), 0
     if not lead.tractors or not lay.can_place(counts, 2, 2):
         # no tractor piece can be placed: the greedy tuple placement is the score,
         # over the lead's tuples and every position of its tractors
@@ -170,14 +194,16 @@ def _generic_score(
         widths = [v for v in range(top, 1, -1) for _ in range(score[1 + top - v])]
         tuples = place_tuples(lay, counts, widths, protect)
         assert tuples is not None
-        return score, tuple(tuples[1])
+        return score, tuple(tuples[1]), 0
     best: tuple[Vector, tuple[Placed, ...]] | None = None
+    work = 0
     for line in _lines(lay, counts, protect):
-        got = _run(lay, counts, lead, protect, top, line)
+        got, spent = _run(lay, counts, lead, protect, top, line, work)
+        work += spent
         if got is not None and (best is None or got[0] > best[0]):
             best = got
     assert best is not None
-    return best
+    return best[0], best[1], work
 
 
 @lru_cache(maxsize=4096)
@@ -395,46 +421,61 @@ def _frame_room(frame: _Frame) -> int:
     return room
 
 
+_Reach = tuple[tuple[tuple[_Frame, int], ...], int]
+
+
 @lru_cache(maxsize=16384)
 def _reach(
     frame: _Frame, gap: bool, copies: tuple[int, ...], bottom: bool, late: bool, protect: bool, top: int
-) -> tuple[tuple[_Frame, int], ...]:
+) -> _Reach:
     """The frames one step (holding ``copies``, see ``_moves``) leads ``frame`` to,
     each with the most tractor cards gained on the way, in the order first met;
-    after a ``gap`` the open pieces end first.  Cached by value."""
+    after a ``gap`` the open pieces end first.  Also the number of moves that
+    took, one at least (the step's work units, ``engine.budget``).  Cached by value."""
     most: dict[_Frame, int] = {}
+    units = 0
     for start in [(free, ()) for free in _closings(*frame)] if gap else [frame]:
-        for move in _moves(*start, copies, bottom, late, protect, top):
+        moves = _moves(*start, copies, bottom, late, protect, top)
+        units += len(moves)
+        for move in moves:
             after: _Frame = (move[0], move[1])
             if most.get(after, -1) < move[4][0]:
                 most[after] = move[4][0]
-    return tuple(most.items())
+    return tuple(most.items()), max(units, 1)
 
 
 def _most_tractor_cards(
     hosts: Sequence[int],
     first: _Frame,
-    step_to: Callable[[int, _Frame], tuple[tuple[_Frame, int], ...]],
+    step_to: Callable[[int, _Frame], _Reach],
     closings: Callable[[_Frame], tuple[_Room, ...]],
     supply: Sequence[int],
-) -> list[dict[_Frame, int]]:
+    spent: int = 0,
+) -> tuple[list[dict[_Frame, int]], int]:
     """Per host step k, the most tractor cards the steps from k on can add to each
-    frame that may lie on a best arrangement (``[0][first]`` is ``T*``).
+    frame that may lie on a best arrangement (``[0][first]`` is ``T*``), and the
+    work units taken (each frame's moves through a step counted once; with the
+    ``spent`` units before, checked against the open budget as they grow).
 
     Frames are explored forward keeping only those whose cards so far plus
     ``_bound`` reach a goal ``g``, lowered (to the best bound cut off) until some
     arrangement reaches it: then ``T*`` = ``g`` and every frame on a way to it was
     kept.  The values come back over the kept edges."""
     ways: dict[tuple[int, _Frame], list[tuple[int, int, _Frame]]] = {}
+    units = 0
 
     def onward(k: int, frame: _Frame) -> list[tuple[int, int, _Frame]]:
         """The frames host k leads to from ``frame`` as (cards gained + their bound,
         cards gained, frame), best bound first, each with its most cards gained."""
+        nonlocal units
         got = ways.get((k, frame))
         if got is None:
             left = supply[k + 1]
+            reached, work = step_to(k, frame)
+            units += work
+            check(spent + units)
             got = sorted(
-                [(gained + _bound(after, left), gained, after) for after, gained in step_to(k, frame)],
+                [(gained + _bound(after, left), gained, after) for after, gained in reached],
                 key=lambda way: -way[0],
             )
             ways[(k, frame)] = got
@@ -471,12 +512,15 @@ def _most_tractor_cards(
             future[k][frame] = max(
                 [gained + future[k + 1].get(after, _NONE) for gained, after in nexts], default=_NONE
             )
-    return future
+    return future, units
 
 
 def _run(
-    lay: SuitView, counts: Sequence[int], lead: LeadShape, protect: bool, top: int, line: list[_Position]
-) -> tuple[Vector, tuple[Placed, ...]] | None:
+    lay: SuitView, counts: Sequence[int], lead: LeadShape, protect: bool, top: int, line: list[_Position],
+    spent: int = 0,
+) -> tuple[tuple[Vector, tuple[Placed, ...]] | None, int]:
+    """The best score and arrangement along one ``line`` (None if no arrangement
+    ends), and the work units taken (``spent`` before it, for the budget check)."""
     slots = lead.tractors
     ace_kind = line[0].kinds[0] if line and line[0].bottom else -1
     bottom_limit = line[0].limit if line and line[0].bottom else -1
@@ -518,10 +562,10 @@ def _run(
     first: _Frame = (_room([(s.width, s.length) for s in slots]), ())
     at = [(line[i].avail, line[i].bottom, i > bottom_limit) for i in hosts]
 
-    def step_to(k: int, frame: _Frame) -> tuple[tuple[_Frame, int], ...]:
+    def step_to(k: int, frame: _Frame) -> _Reach:
         return _reach(frame, gap[k], *at[k], protect, top)
 
-    future = _most_tractor_cards(hosts, first, step_to, closings, _supply(line, hosts))
+    future, units = _most_tractor_cards(hosts, first, step_to, closings, _supply(line, hosts), spent)
     target = future[0][first]
     # Pass 2: the states.  A score vector is packed into one integer (``_BITS`` bits a
     # count, widest first, so integers compare as the vectors do), and a record is
@@ -591,7 +635,7 @@ def _run(
         if best is None or worth > best[0]:
             best = (worth, chain)
     if best is None:
-        return None
+        return None, units
     total = _unpack((best[0] + _MASK) >> _BITS, top)
     pieces = _replay(best[1], gap, line, hosts)
     placed = [Placed(shape, at, 0) for shape, at in pieces]
@@ -604,7 +648,7 @@ def _run(
         widths += [v] * (total[1 + top - v] - sum(x.shape.length for x in placed if x.shape.width == v))
     tuples = place_tuples(lay, rest, widths, protect)
     assert tuples is not None
-    return total, tuple(placed + tuples[1])
+    return (total, tuple(placed + tuples[1])), units
 
 
 _BITS = 10  # a count never reaches 1024 (a suit holds at most 72 cards)

@@ -23,6 +23,7 @@ from flask_compress import Compress
 from flask_cors import CORS
 from werkzeug.exceptions import HTTPException
 
+from engine.budget import close_budget, open_budget
 from engine.errors import InvalidInput
 from service import logs, metrics, routes  # noqa: F401  (routes registers the /v1 views)
 from service.api import body_limit, v1
@@ -31,13 +32,14 @@ from service.console_page import console
 from service.docs import docs
 from service.errors import ProblemError, invalid, problem_response
 from service.jsonio import OrjsonProvider
-from service.limits import MAX_BODY_BYTES
+from service.limits import MAX_BODY_BYTES, MAX_WORK_UNITS
 from service.ops import ops, warm_engine
 
 DEFAULT_CONFIG: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,  # a four-deck hand audit is ~10 KiB
     "JSON_SORT_KEYS": False,
     "ACCESS_LOG": True,  # one JSON line per request
+    "MAX_WORK_UNITS": MAX_WORK_UNITS,  # engine.budget per request (None: unbounded, for tests and tools)
     "LOG_STREAM": None,  # None: stderr
     # gzip for answers of 2 KiB and more, when the client accepts it: level 1 takes 70-90 %
     # off them for 3-7 % of a warm request's CPU (python -m bench.compression; level 6 saves a few
@@ -116,6 +118,15 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         state = g._get_current_object()
         state.request_started = time.perf_counter()
         state.request_id = logs.request_id_from(request.environ.get(logs.REQUEST_ID_ENVIRON))
+        units = app.config["MAX_WORK_UNITS"]
+        if units is not None:
+            state.work_budget = open_budget(units)  # engine.budget: bounded work per request
+
+    @app.teardown_request
+    def end_request(_exc: BaseException | None) -> None:
+        token = g.pop("work_budget", None)
+        if token is not None:
+            close_budget(token)
 
     @app.after_request
     def finish_request(resp: Response) -> Response:

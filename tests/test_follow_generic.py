@@ -59,11 +59,34 @@ FOLLOW_VERDICTS: dict[str, tuple[bool | None, list[str], int, list[tuple[int, in
 }
 
 
+# Over the service's work budget (engine.budget, service.limits.MAX_WORK_UNITS): the
+# service answers them 422 too_complex; their verdicts are checked without the budget.
+OVER_BUDGET = {
+    "three 3-pair tractors",  # 994 units
+    "36-card lead of tractors, classic patterns",  # 3,576
+    "30-card lead with quad tractors, four-deck-cgc",  # 4,227
+    "2-pair and triple tractors through /v1/trick with hands",  # 947: its follows' together
+}
+
+
+@pytest.fixture(scope="module")
+def unbounded() -> Any:
+    from service.app import create_app
+
+    return create_app({"ACCESS_LOG": False, "MAX_WORK_UNITS": None}).test_client()
+
+
 @pytest.mark.parametrize("name", sorted(FOLLOW_VERDICTS))
-def test_worst_follows_keep_their_verdicts(api: Any, name: str) -> None:
+def test_worst_follows_keep_their_verdicts(api: Any, unbounded: Any, name: str) -> None:
     path, body = CASES[name]
     assert path == "/v1/follow"
-    got = api.post(path, json=body)
+    bounded = api.post(path, json=body)
+    if name in OVER_BUDGET:
+        assert bounded.status_code == 422
+        assert [e["code"] for e in bounded.get_json()["errors"]] == ["too_complex"]
+        got = unbounded.post(path, json=body)
+    else:
+        got = bounded
     assert got.status_code == 200
     out = got.get_json()
     legal, codes, cards, tuples = FOLLOW_VERDICTS[name]
@@ -74,9 +97,12 @@ def test_worst_follows_keep_their_verdicts(api: Any, name: str) -> None:
     assert (req["tractor_cards"], [(t["width"], t["count"]) for t in req["tuples"]]) == (cards, tuples)
 
 
-def test_worst_trick_keeps_its_verdict(api: Any) -> None:
+def test_worst_trick_keeps_its_verdict(api: Any, unbounded: Any) -> None:
     path, body = CASES["2-pair and triple tractors through /v1/trick with hands"]
-    got = api.post(path, json=body)
+    bounded = api.post(path, json=body)
+    assert bounded.status_code == 422
+    assert [e["code"] for e in bounded.get_json()["errors"]] == ["too_complex"]
+    got = unbounded.post(path, json=body)
     assert got.status_code == 200
     out = got.get_json()
     assert out["winner"] == 0

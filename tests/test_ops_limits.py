@@ -11,7 +11,7 @@ import pytest
 
 from engine.cards import card_str
 from service.fields import CardsField
-from service.limits import MAX_BODY_BYTES, MAX_CARDS, MAX_TRICKS, REQUEST_TIMEOUT_SECONDS
+from service.limits import MAX_BODY_BYTES, MAX_CARDS, MAX_TRICKS, MAX_WORK_UNITS, REQUEST_TIMEOUT_SECONDS
 
 ROOT = Path(__file__).resolve().parent.parent
 TRUMP = {"level": "10", "suit": "H"}
@@ -51,6 +51,14 @@ def test_the_body_limit_is_the_same_in_app_spec_and_readme(app: Any, spec_dict: 
     for figure in ("64 KiB", f"{MAX_CARDS} cards", f"{MAX_TRICKS} tricks", f"{REQUEST_TIMEOUT_SECONDS} s"):
         assert figure in readme
         assert figure in spec_dict["info"]["description"]
+
+
+def test_the_work_budget_is_the_same_in_app_spec_and_docs(app: Any, spec_dict: dict[str, Any]) -> None:
+    assert app.config["MAX_WORK_UNITS"] == MAX_WORK_UNITS
+    figure = f"{MAX_WORK_UNITS} units"
+    assert figure in (ROOT / "README.md").read_text(encoding="utf-8")
+    assert figure in (ROOT / "docs/api.md").read_text(encoding="utf-8")
+    assert figure in spec_dict["info"]["description"]
 
 
 def test_the_request_time_bound_is_gunicorns_timeout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

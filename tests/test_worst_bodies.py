@@ -3,13 +3,13 @@
 ``bench/worst_bodies.json`` holds, per endpoint, the body a bounded random
 search plus hill-climbing found most expensive on a cold worker, and the CPU
 time it took then.  Each must still be answered (200 or 422, never a 500) and
-within a generous 3 s of CPU on a cold worker (every engine cache cleared, the
-preload warm-up restored: ``bench.worst.ColdWorker``), whatever the engine's
-algorithms become.  The target for every request is 50 ms (issue 21); today's
-worst, a 576-byte four-deck follow, takes about 1 s (bench/RESULTS.md), so this
-limit catches a regression, or a body the engine can no longer answer, not the
-target.
-"""
+within a generous 1 s of CPU on a cold worker (every engine cache cleared, the
+preload warm-up restored: ``bench.worst.ColdWorker``).  The target for every
+request is 50 ms (issue 21), met since the work budget (``engine.budget``): the
+worst found cost 25–35 ms (bench/RESULTS.md), the follow and trick ones being
+refused 422 ``too_complex`` at the budget.  The limit catches a regression (a
+search no longer bounded, or a body the engine can no longer answer), not the
+target: CPU time on a shared machine is too noisy for 50 ms."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from service.limits import MAX_BODY_BYTES
 
 SAVED = Path(__file__).resolve().parent.parent / "bench" / "worst_bodies.json"
 CASES: dict[str, dict[str, Any]] = json.loads(SAVED.read_text(encoding="utf-8"))
-LIMIT_MS = 3000.0
+LIMIT_MS = 1000.0
 
 
 @pytest.fixture(scope="module")
