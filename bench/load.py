@@ -256,10 +256,11 @@ def main() -> None:
           "figures are medians over the rounds")
     print("ratio: req/s over the service's /healthz in the same triple; bare: over the bare Flask app's /healthz "
           "(bench/bare.py); cpu ratio: (server + wrk CPU per request) of the service's /healthz over the "
-          "endpoint's, what the req/s ratio is on two otherwise idle cores")
+          "endpoint's, what the req/s ratio is on two otherwise idle cores; bare cpu: the same against the bare app's")
     print(f"{'endpoint':44} {'req/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'ratio':>6} {'range':>9} "
-          f"{'bare':>6} {'range':>9} {'server µs':>9} {'wrk µs':>7} {'cpu ratio':>9} {'non-2xx':>7}")
+          f"{'bare':>6} {'range':>9} {'server µs':>9} {'wrk µs':>7} {'cpu ratio':>9} {'bare cpu':>8} {'non-2xx':>7}")
     top_cpu = median([x["server_us"] + x["wrk_us"] for x in ceiling])
+    bare_cpu = median([x["server_us"] + x["wrk_us"] for x in bare_runs])
 
     def span(rat: list[float] | None) -> str:
         if not rat:
@@ -269,9 +270,9 @@ def main() -> None:
     def row(name: str, rs: list[dict[str, float]], rat: list[float] | None, bare_rat: list[float] | None) -> None:
         r = {k: median([x[k] for x in rs]) for k in ("rps", "p50", "p99", "server_us", "wrk_us")}
         errors = sum(x["errors"] for x in rs)
-        cpu = top_cpu / median([x["server_us"] + x["wrk_us"] for x in rs])
+        own = median([x["server_us"] + x["wrk_us"] for x in rs])
         print(f"{name:44} {r['rps']:7.0f} {r['p50']:7.2f} {r['p99']:7.2f} {span(rat)} {span(bare_rat)} "
-              f"{r['server_us']:9.0f} {r['wrk_us']:7.0f} {cpu:9.0%} {errors:7.0f}")
+              f"{r['server_us']:9.0f} {r['wrk_us']:7.0f} {top_cpu / own:9.0%} {bare_cpu / own:8.0%} {errors:7.0f}")
 
     row("GET /healthz (bare Flask, bench/bare.py)", bare_runs, None, None)
     row("GET /healthz (ceiling)", ceiling, None, ceiling_bare_ratios)
