@@ -37,7 +37,7 @@ from engine.reasons import Reason
 from engine.records import quick_init
 from engine.rules import KittyMultiplier, Rules
 from engine.shapes import within_copies
-from engine.trick import trick_winner_and_lead
+from engine.trick import check_trick, resolve_trick
 from engine.trump import TRUMP, Trump, TrumpOrder, trump_order
 from engine.units import Unit
 from engine.words import unit_name
@@ -477,7 +477,7 @@ def kitty_from_trick(
     defender_points: int | None = None,
 ) -> KittyResult:
     """The kitty verdict from the whole last trick (plays in playing order from
-    ``leader``): the trick engine names the winner (``trick_winner``), and
+    ``leader``): the trick engine names the winner (``resolve_trick``), and
     whether it won with trumps is read off the winning play.  Error paths are
     relative to the request root (``last_trick/plays/i/j``).
 
@@ -490,9 +490,10 @@ def kitty_from_trick(
             rules.decks,
         )
     try:
-        winner, units = trick_winner_and_lead(leader, plays, order, rules, copies=False)
+        trick = resolve_trick(check_trick(leader, plays, order, rules, copies=False))
     except InvalidInput as exc:
         raise exc.under("last_trick") from None
+    winner, units = trick.winner, trick.lead_units
     lead_path = ("last_trick", "plays", 0)
     _check(rules, order, dealer, plays[0], winner, kitty, defender_points, lead_path)
     return _verdict(
