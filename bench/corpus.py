@@ -173,7 +173,7 @@ def deal_requests(name: str, seed: int, variant: dict[str, Any]) -> Iterator[Req
             if rng.random() < 0.5:
                 body["won_with_trumps"] = rng.random() < 0.5
             yield "/v1/kitty", body
-    levels = {"0": rng.choice(RANKS), "1": rng.choice(RANKS)}
+    levels = {"A": rng.choice(RANKS), "B": rng.choice(RANKS)}
     record = {
         "rules": rj, "trump": trump, "dealer": deal.dealer, "levels": levels,
         "hands": {str(s): _strs(h) for s, h in deal.hands.items()}, "kitty": kitty,
@@ -199,7 +199,7 @@ def deal_requests(name: str, seed: int, variant: dict[str, Any]) -> Iterator[Req
 def settle_requests(name: str, rng: random.Random) -> Iterator[Request]:
     for points in range(0, 205 if PRESET_VALUES[name]["decks"] < 3 else 405, 5):
         yield "/v1/settle", {"rules": name, "dealer": rng.randrange(4), "defender_points": points,
-                             "levels": {"0": rng.choice(RANKS), "1": rng.choice(RANKS)}}
+                             "levels": {"A": rng.choice(RANKS), "B": rng.choice(RANKS)}}
 
 
 def bid_requests(name: str, rng: random.Random, count: int) -> Iterator[Request]:
@@ -215,9 +215,9 @@ def bid_requests(name: str, rng: random.Random, count: int) -> Iterator[Request]
             return {"seat": seat, "cards": _strs(cards)}
 
         standing = None if rng.random() < 0.2 else bid(rng.randrange(4))
-        yield "/v1/bid", {"rules": name, "trump_level": RANKS[level], "standing": standing, "bid": bid(rng.randrange(4))}
+        yield "/v1/bid", {"rules": name, "trump": {"level": RANKS[level]}, "standing": standing, "bid": bid(rng.randrange(4))}
         bids = [bid(rng.randrange(4)) for _ in range(rng.randint(0, 6))]
-        body: dict[str, Any] = {"rules": name, "trump_level": RANKS[level], "bids": bids}
+        body: dict[str, Any] = {"rules": name, "trump": {"level": RANKS[level]}, "bids": bids}
         if rng.random() < 0.7:
             body["kitty"] = _strs(rng.sample(range(KINDS), PRESET_VALUES[name]["kitty_size"] or 8))
         yield "/v1/bid/resolve", body
@@ -260,16 +260,16 @@ def invalid_requests() -> Iterator[Request]:
                         "last_trick": {"leader": 0, "plays": [["3S"]] * 4}}
     yield "/v1/kitty", {"rules": "two-deck", "trump": t, "dealer": 0, "kitty": ["3S"] * 9, "last_lead": ["3S"],
                         "winner": 1}
-    yield "/v1/settle", {"rules": "two-deck", "dealer": 0, "defender_points": -5, "levels": {"0": "5", "1": "7"}}
-    yield "/v1/settle", {"rules": "two-deck", "dealer": 0, "defender_points": 7, "levels": {"0": "5"}}
-    yield "/v1/settle", {"rules": "two-deck", "dealer": 0, "defender_points": 900, "levels": {"0": "5", "1": "Z"}}
-    yield "/v1/bid", {"rules": "two-deck", "trump_level": "1", "bid": {"seat": 0, "cards": ["10H"]}}
-    yield "/v1/bid", {"rules": "two-deck", "trump_level": "10", "bid": {"seat": 0, "cards": ["10H"] * 9}}
-    yield "/v1/bid", {"rules": "two-deck", "trump_level": "10", "bid": {"seat": 0, "cards": ["10H"] * 3}}
-    yield "/v1/bid/resolve", {"rules": "two-deck", "trump_level": "10", "bids": [{"seat": 7, "cards": []}]}
-    yield "/v1/hand", {"rules": "two-deck", "trump": t, "dealer": 0, "levels": {"0": "5", "1": "7"},
+    yield "/v1/settle", {"rules": "two-deck", "dealer": 0, "defender_points": -5, "levels": {"A": "5", "B": "7"}}
+    yield "/v1/settle", {"rules": "two-deck", "dealer": 0, "defender_points": 7, "levels": {"A": "5"}}
+    yield "/v1/settle", {"rules": "two-deck", "dealer": 0, "defender_points": 900, "levels": {"A": "5", "B": "Z"}}
+    yield "/v1/bid", {"rules": "two-deck", "trump": {"level": "1"}, "bid": {"seat": 0, "cards": ["10H"]}}
+    yield "/v1/bid", {"rules": "two-deck", "trump": {"level": "10"}, "bid": {"seat": 0, "cards": ["10H"] * 9}}
+    yield "/v1/bid", {"rules": "two-deck", "trump": {"level": "10"}, "bid": {"seat": 0, "cards": ["10H"] * 3}}
+    yield "/v1/bid/resolve", {"rules": "two-deck", "trump": {"level": "10"}, "bids": [{"seat": 7, "cards": []}]}
+    yield "/v1/hand", {"rules": "two-deck", "trump": t, "dealer": 0, "levels": {"A": "5", "B": "7"},
                        "hands": {"0": ["3S"]}, "kitty": [], "tricks": []}
-    yield "/v1/hand", {"rules": "two-deck", "trump": t, "dealer": 0, "levels": {"0": "5", "1": "7"},
+    yield "/v1/hand", {"rules": "two-deck", "trump": t, "dealer": 0, "levels": {"A": "5", "B": "7"},
                        "hands": {str(s): ["3S"] for s in range(4)}, "kitty": [],
                        "tricks": [{"leader": 0, "plays": [["3S"], ["3S"], ["3S"], ["4S"]]}]}
     yield "/v1/analyze", {"rules": "two-deck", "trump": t, "cards": ["3S"] * 3}

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from engine.cards import KINDS, check_copies
 from engine.errors import InvalidInput, Problem
-from engine.kitty import KittyResult, kitty_result, played_with_trumps, side_of
+from engine.kitty import KittyResult, check_kitty, kitty_result, played_with_trumps, side_of
 from engine.reasons import Reason
 from engine.rules import Rules, ThrowPenalty
 from engine.settle import Settlement, settle
@@ -397,10 +397,10 @@ def _kitty(
     last, result = tricks[-1], audits[-1].result
     winning = last.plays[(result.winner - last.leader) % SEATS]
     try:
-        k = kitty_result(
+        k = kitty_result(check_kitty(
             rules, trump, dealer, list(last.plays[0]), result.winner, list(kitty),
             defender_points=trick_points, won_with_trumps=played_with_trumps(winning, order),
-        )
+        ))
     except InvalidInput:
         return None, None
     return k, k.defender_points_after

@@ -380,7 +380,7 @@ def check_trick(
     ``("hands", seat[, j])``) for a leader out of range, an empty lead or one
     mixing effective suits, plays of unequal size, more copies than decks, or
     a play not in its seat's hand.  ``copies`` False when the caller has
-    already counted the copies of every card (``engine.kitty.kitty_from_trick``).
+    already counted the copies of every card (``engine.kitty.check_kitty_trick``).
     """
     problems: list[Problem] = []
     if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader <= 3:
@@ -614,7 +614,7 @@ def resolve_trick(trick: Trick) -> TrickResult:
     """Resolve a trick (docs/rules.md §6): its winner, points and a verdict per
     play; with the trick's ``hands`` every follow is also judged
     (``engine.follow.judge_lead``).  The one entry point of the rule: the
-    service, the kitty (``engine.kitty.kitty_from_trick``) and the audit call it.
+    service, the kitty (``engine.kitty.check_kitty_trick``) and the audit call it.
 
     >>> from engine.rules import preset
     >>> from engine.trump import Trump, trump_order

@@ -94,13 +94,13 @@ def test_a_play_never_beats_its_equal(case: Any) -> None:
     [
         (["3S 4S", "4S", "5S 6S", "6S 7S 8S"], True, [("plays", 1), ("plays", 3)]),
         (["3S", "3S", "3S", "6S"], True, [("plays", 2, 0)]),  # three 3S with two decks
-        (["3S", "3S", "3S", "6S"], False, None),  # the caller counted the copies (kitty_from_trick)
+        (["3S", "3S", "3S", "6S"], False, None),  # the caller counted the copies (check_kitty_trick)
         (["3S 4H", "4S 5S", "5S 6S", "6S 7S"], False, [("plays", 0, 1)]),  # 4H is trump
     ],
 )
 def test_check_trick_problems(plays: list[str], copies: bool, paths: Any) -> None:
     """``check_trick`` reports every problem at its path; ``copies`` False leaves
-    the copies to the caller (``kitty_from_trick`` counts them with the kitty)."""
+    the copies to the caller (``check_kitty_trick`` counts them with the kitty)."""
     rules = preset("two-deck")
     order = trump_order(Trump(8, 1), rules)  # playing 10, hearts trump
     cards = [[parse_card(c) for c in p.split()] for p in plays]
