@@ -248,6 +248,7 @@ def _check_points(points: int | None, problems: list[Problem]) -> None:
         problems.append(Problem(("defender_points",), f"points come in multiples of 5; got {points}", code="invalid_points"))
 
 
+@quick_init  # built once per request: engine.records
 @dataclass(frozen=True, slots=True)
 class Kitty:
     """The end of a hand to judge, its input checked: the last trick's lead

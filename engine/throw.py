@@ -225,6 +225,7 @@ class _Seat:
 # ---------------------------------------------------------------- input checks
 
 
+@quick_init  # built once per request: engine.records
 @dataclass(frozen=True, slots=True)
 class Throw:
     """A lead to judge, its input checked: ``leader``'s ``lead``, of effective

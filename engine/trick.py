@@ -346,6 +346,7 @@ def beats(
 _SEATS = range(4)
 
 
+@quick_init  # built once per request: engine.records
 @dataclass(frozen=True, slots=True)
 class Trick:
     """A trick to resolve, its input checked: ``plays`` in playing order from
