@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 # Run as a script, this file's directory would shadow the ``engine`` package.
 ROOT = Path(__file__).resolve().parent.parent
@@ -84,6 +85,16 @@ def timed(fn: Callable[..., object], *args: object) -> float:
     start = time.perf_counter()
     fn(*args)
     return (time.perf_counter() - start) * 1e6
+
+
+def _resolve(*args: Any) -> object:
+    """The trick as the service resolves it: checked, then resolved."""
+    return trick.resolve_trick(trick.check_trick(*args))
+
+
+def _judge_throw(*args: Any) -> object:
+    """The throw as the service judges it: checked, then judged."""
+    return throw.judge_throw(throw.check_throw(*args))
 
 
 # --- random deals with a lead of a given shape ----------------------------------------------
@@ -201,8 +212,8 @@ def trick_resolution(runs: int, rng: random.Random) -> list[Row]:
                 order, lead, hands = _deal(rng, rules, spec, in_trumps)
                 plays = [lead] + [list(follow.judge_follow(lead, h, None, order, rules).example) for h in hands[1:]]
                 seats = dict(enumerate(hands))
-                bare.append(timed(trick.resolve_trick, 0, plays, order, rules))
-                judged.append(timed(trick.resolve_trick, 0, plays, order, rules, seats))
+                bare.append(timed(_resolve, 0, plays, order, rules))
+                judged.append(timed(_resolve, 0, plays, order, rules, seats))
             label = _name(spec) + (" (trumps)" if in_trumps else "")
             n = sum(w * k for w, k in spec)
             rows.append(Row("trick", name, label, n, rules.hand_size, tuple(bare)))
@@ -236,7 +247,7 @@ def throw_check(runs: int, rng: random.Random) -> list[Row]:
         for _ in range(runs):
             rng.shuffle(pack)
             hands = {seat: pack[(seat - 1) * size : seat * size] for seat in (1, 2, 3)}
-            times.append(timed(throw.judge_throw, 0, lead, hands, order, rules))
+            times.append(timed(_judge_throw, 0, lead, hands, order, rules))
         rows.append(Row("throw", name, label, len(lead), size, tuple(times)))
     return rows
 

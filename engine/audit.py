@@ -33,12 +33,12 @@ from dataclasses import dataclass
 
 from engine.cards import KINDS, check_copies
 from engine.errors import InvalidInput, Problem
-from engine.kitty import KittyResult, kitty_result, played_with_trumps, side_of
+from engine.kitty import KittyResult, check_kitty, kitty_result, played_with_trumps, side_of
 from engine.reasons import Reason
 from engine.rules import MatchPoints, Rules, ThrowPenalty
 from engine.settle import Settlement, settle
-from engine.throw import Penalty, ThrowVerdict, judge_checked_throw
-from engine.trick import TrickResult, resolve_checked
+from engine.throw import Penalty, Throw, ThrowVerdict, judge_throw
+from engine.trick import Trick, TrickResult, resolve_trick
 from engine.trump import Trump, TrumpOrder, trump_order
 from engine.words import cards_text, cards_zh
 
@@ -245,7 +245,7 @@ def _replay_trick(
 
     Every check ``resolve_trick`` and ``judge_throw`` would make is made here
     first (reported as a violation, not raised), so when none fails they are
-    called on checked input (``resolve_checked``, ``judge_checked_throw``)."""
+    called on checked input (a ``Throw`` and a ``Trick`` built here)."""
     found: list[Violation] = []
     leader = record.leader
     plays = record.plays
@@ -307,7 +307,7 @@ def _replay_trick(
     if held:
         others = {s: before[s] for s in range(SEATS) if s != leader}
         thrown = attempted or lead
-        throw = judge_checked_throw(leader, thrown, order.suit[thrown[0]], others, order, rules)
+        throw = judge_throw(Throw(leader, thrown, order.suit[thrown[0]], others, order, rules))
         if attempted is not None:
             penalty = _check_attempt(index, leader, attempted, lead, throw, violate)
         elif not throw.valid:
@@ -321,7 +321,7 @@ def _replay_trick(
             ))
     result: TrickResult | None = None
     if held:
-        result = resolve_checked(leader, plays, order, rules, hands=before)
+        result = resolve_trick(Trick(leader, plays, order, rules, before))
         for verdict in result.plays[1:]:
             if verdict.legal is False:
                 why = next((r for r in verdict.reasons if r.code.startswith("follow.")), verdict.reasons[-1])
@@ -397,10 +397,10 @@ def _kitty(
     last, result = tricks[-1], audits[-1].result
     winning = last.plays[(result.winner - last.leader) % SEATS]
     try:
-        k = kitty_result(
+        k = kitty_result(check_kitty(
             rules, trump, dealer, list(last.plays[0]), result.winner, list(kitty),
             defender_points=trick_points, won_with_trumps=played_with_trumps(winning, order),
-        )
+        ))
     except InvalidInput:
         return None, None
     return k, k.defender_points_after

@@ -37,7 +37,7 @@ from engine.reasons import Reason
 from engine.records import quick_init
 from engine.rules import KittyMultiplier, Rules
 from engine.shapes import within_copies
-from engine.trick import trick_winner_and_lead
+from engine.trick import check_trick, resolve_trick
 from engine.trump import TRUMP, Trump, TrumpOrder, trump_order
 from engine.units import Unit
 from engine.words import unit_name
@@ -157,33 +157,24 @@ def _lianzhong(units: tuple[Unit, ...]) -> tuple[int, Unit | None, Reason]:
     )
 
 
-def kitty_multiplier(
-    units: tuple[Unit, ...], rules: Rules, trumps: bool
-) -> tuple[int, Unit | None, list[Reason]]:
-    """The multiplier the last lead's ``units`` give under ``rules.kitty_multiplier``.
-
-    ``trumps``: the last trick was won with trumps (only ``cgc`` reads it).
-    Returns the multiplier, the unit that set it, and the reasons.  For
-    ``transfer`` the multiplier is the k applied to the losing side's points.
-
-    >>> from engine.rules import preset
-    >>> from engine.cards import parse_card
-    >>> from engine.units import decompose
-    >>> order = trump_order(Trump(0, 1), preset("two-deck"))
-    >>> lead = decompose([parse_card(c) for c in "4S 4S 5S 5S".split()], order)
-    >>> kitty_multiplier(lead, preset("two-deck"), False)[0]
-    16
-    """
-    m, unit, reasons = _kitty_multiplier(units, rules.kitty_multiplier, rules.kitty_cap, trumps)
-    return m, unit, list(reasons)
-
-
 @lru_cache(maxsize=1024)
 def _kitty_multiplier(
     units: tuple[Unit, ...], kind: KittyMultiplier, cap: int, trumps: bool
 ) -> tuple[int, Unit | None, tuple[Reason, ...]]:
-    """``kitty_multiplier`` for option ``kitty_multiplier`` = ``kind`` and
-    ``kitty_cap`` = ``cap`` (cached by value: last leads recur from hand to hand)."""
+    """The multiplier the last lead's ``units`` give under option
+    ``kitty_multiplier`` = ``kind`` and ``kitty_cap`` = ``cap``, the unit that
+    set it and the reasons; ``trumps``: the last trick was won with trumps (only
+    ``cgc`` reads it).  For ``transfer`` the multiplier is the k applied to the
+    losing side's points.  Cached by value: last leads recur from hand to hand.
+
+    >>> from engine.cards import parse_card
+    >>> from engine.rules import preset
+    >>> from engine.units import decompose
+    >>> order = trump_order(Trump(0, 1), preset("two-deck"))
+    >>> lead = decompose([parse_card(c) for c in "4S 4S 5S 5S".split()], order)
+    >>> _kitty_multiplier(lead, KittyMultiplier.POWER_OF_TWO, preset("two-deck").kitty_cap, False)[0]
+    16
+    """
     m, unit, reasons = _multiplier(units, kind, cap, trumps)
     return m, unit, tuple(reasons)
 
@@ -257,7 +248,28 @@ def _check_points(points: int | None, problems: list[Problem]) -> None:
         problems.append(Problem(("defender_points",), f"points come in multiples of 5; got {points}", code="invalid_points"))
 
 
-def kitty_result(
+@quick_init  # built once per request: engine.records
+@dataclass(frozen=True, slots=True)
+class Kitty:
+    """The end of a hand to judge, its input checked: the last trick's lead
+    (``units``), its ``winner``, whether it was won with trumps (True whenever
+    the lead was in trumps; None when not known), the ``kitty`` and the
+    defenders' points before the adjustment (None when not given).
+
+    ``check_kitty`` builds one from the last lead and its winner,
+    ``check_kitty_trick`` from the whole last trick.
+    """
+
+    rules: Rules
+    dealer: int
+    winner: int
+    kitty: Sequence[int]
+    defender_points: int | None
+    won_with_trumps: bool | None
+    units: tuple[Unit, ...]
+
+
+def check_kitty(
     rules: Rules,
     trump: Trump,
     dealer: int,
@@ -268,8 +280,8 @@ def kitty_result(
     defender_points: int | None = None,
     won_with_trumps: bool | None = None,
     lead_path: tuple[str | int, ...] = ("last_lead",),
-) -> KittyResult:
-    """The kitty verdict from the last trick's lead and its winner (docs/rules.md §7).
+) -> Kitty:
+    """The ``Kitty`` to judge from the last trick's lead and its winner.
 
     ``defender_points`` are the defenders' points before the kitty adjustment
     (needed by ``transfer``; when given, ``defender_points_after`` is filled).
@@ -277,92 +289,31 @@ def kitty_result(
     unless the lead itself is in trumps (then it is true).  Errors carry paths
     named like the request fields (``kitty``, ``defender_points``, ...; the lead
     at ``lead_path``).
-
-    >>> from engine.rules import preset
-    >>> from engine.cards import parse_card
-    >>> r = kitty_result(preset("two-deck"), Trump(0, 1), 0, [parse_card("7S")] * 2, 1,
-    ...                  [parse_card(c) for c in "KS 10D 5C 3C 4C 6C 7C 8C".split()])
-    >>> (r.multiplier, r.kitty_points, r.awarded, r.to)
-    (4, 25, 100, 'defenders')
     """
     order = trump_order(trump, rules)
     _check(rules, order, dealer, last_lead, winner, kitty, defender_points, lead_path)
     check_copies([(("kitty",), kitty), (lead_path, last_lead)], rules.decks)
-    return _verdict(rules, order, dealer, last_lead, winner, kitty, defender_points, won_with_trumps)
+    return _checked(rules, order, dealer, last_lead, winner, kitty, defender_points, won_with_trumps, None)
 
 
-def _check(
-    rules: Rules,
-    order: TrumpOrder,
-    dealer: int,
-    last_lead: Sequence[int],
-    winner: int,
-    kitty: Sequence[int],
-    defender_points: int | None,
-    lead_path: tuple[str | int, ...],
-) -> None:
-    """``kitty_result``'s problems but the copies of each card, all reported at once."""
-    problems: list[Problem] = []
-    for name, seat in (("dealer", dealer), ("winner", winner)):
-        if not 0 <= seat <= 3:
-            problems.append(Problem((name,), "a seat is an integer 0..3", code="invalid_seat"))
-    if len(kitty) > rules.kitty_size:
-        problems.append(
-            Problem(
-                ("kitty",),
-                f"the kitty holds {rules.kitty_size} card{'s' if rules.kitty_size != 1 else ''} "
-                f"under these rules; got {len(kitty)}",
-                code="wrong_kitty_size",
-            )
-        )
-    _check_points(defender_points, problems)
-    if not last_lead:
-        problems.append(Problem(lead_path, "the last lead has no cards", code="empty_lead"))
-    elif len({order.suit[c] for c in last_lead}) != 1:
-        problems.append(
-            Problem(lead_path, "the last lead mixes effective suits; a lead is of one suit (or all trumps)", code="mixed_suit_lead")
-        )
-    if problems:
-        raise InvalidInput(problems)
+def kitty_result(kitty: Kitty) -> KittyResult:
+    """The kitty verdict (docs/rules.md §7): the one entry point of the rule
+    (the service and the audit call it).
 
-
-def _verdict(
-    rules: Rules,
-    order: TrumpOrder,
-    dealer: int,
-    last_lead: Sequence[int],
-    winner: int,
-    kitty: Sequence[int],
-    defender_points: int | None,
-    won_with_trumps: bool | None,
-    units: tuple[Unit, ...] | None = None,
-) -> KittyResult:
-    """``kitty_result`` on checked input (``units``: the last lead's, when the
-    caller has already decomposed it)."""
+    >>> from engine.rules import preset
+    >>> from engine.cards import parse_card
+    >>> r = kitty_result(check_kitty(preset("two-deck"), Trump(0, 1), 0, [parse_card("7S")] * 2, 1,
+    ...                              [parse_card(c) for c in "KS 10D 5C 3C 4C 6C 7C 8C".split()]))
+    >>> (r.multiplier, r.kitty_points, r.awarded, r.to)
+    (4, 25, 100, 'defenders')
+    """
+    rules, dealer, winner, units = kitty.rules, kitty.dealer, kitty.winner, kitty.units
+    defender_points, trumps = kitty.defender_points, kitty.won_with_trumps
     kind = rules.kitty_multiplier
-    lead_in_trumps = order.suit[last_lead[0]] == TRUMP
-    trumps = won_with_trumps
-    if lead_in_trumps and won_with_trumps is False:
-        raise InvalidInput(
-            Problem(("won_with_trumps",), "the last lead was in trumps, so the trick was won with trumps", code="inconsistent_input")
-        )
-    if lead_in_trumps:
-        trumps = True
-    if trumps is None and kind == KittyMultiplier.CGC:
-        raise InvalidInput(
-            Problem(
-                ("won_with_trumps",),
-                "the cgc kitty rule doubles only a kitty dug with trumps: say whether the last trick "
-                "was won with trumps (or send the whole last_trick)",
-                code="missing_field",
-            )
-        )
-
-    if units is None:
-        units = lead_of(tuple(sorted(last_lead)), order, rules.follow_patterns).units
-    kitty_pts = total_points(kitty)
+    kitty_pts = total_points(kitty.kitty)
     winner_side = side_of(winner, dealer)
-    multiplier, unit, reasons = kitty_multiplier(units, rules, bool(trumps))
+    multiplier, unit, found = _kitty_multiplier(units, kind, rules.kitty_cap, bool(trumps))
+    reasons = list(found)
     if multiplier > MAX_MULTIPLIER:
         raise InvalidInput(
             Problem(
@@ -417,6 +368,78 @@ def _verdict(
     )
 
 
+def _check(
+    rules: Rules,
+    order: TrumpOrder,
+    dealer: int,
+    last_lead: Sequence[int],
+    winner: int,
+    kitty: Sequence[int],
+    defender_points: int | None,
+    lead_path: tuple[str | int, ...],
+) -> None:
+    """``kitty_result``'s problems but the copies of each card, all reported at once."""
+    problems: list[Problem] = []
+    for name, seat in (("dealer", dealer), ("winner", winner)):
+        if not 0 <= seat <= 3:
+            problems.append(Problem((name,), "a seat is an integer 0..3", code="invalid_seat"))
+    if len(kitty) > rules.kitty_size:
+        problems.append(
+            Problem(
+                ("kitty",),
+                f"the kitty holds {rules.kitty_size} card{'s' if rules.kitty_size != 1 else ''} "
+                f"under these rules; got {len(kitty)}",
+                code="wrong_kitty_size",
+            )
+        )
+    _check_points(defender_points, problems)
+    if not last_lead:
+        problems.append(Problem(lead_path, "the last lead has no cards", code="empty_lead"))
+    elif len({order.suit[c] for c in last_lead}) != 1:
+        problems.append(
+            Problem(lead_path, "the last lead mixes effective suits; a lead is of one suit (or all trumps)", code="mixed_suit_lead")
+        )
+    if problems:
+        raise InvalidInput(problems)
+
+
+def _checked(
+    rules: Rules,
+    order: TrumpOrder,
+    dealer: int,
+    last_lead: Sequence[int],
+    winner: int,
+    kitty: Sequence[int],
+    defender_points: int | None,
+    won_with_trumps: bool | None,
+    units: tuple[Unit, ...] | None,
+) -> Kitty:
+    """The ``Kitty`` once ``_check`` passed: whether the trick was won with
+    trumps checked against the lead (``units``: the last lead's, when the caller
+    has already decomposed it)."""
+    lead_in_trumps = order.suit[last_lead[0]] == TRUMP
+    trumps = won_with_trumps
+    if lead_in_trumps and won_with_trumps is False:
+        raise InvalidInput(
+            Problem(("won_with_trumps",), "the last lead was in trumps, so the trick was won with trumps", code="inconsistent_input")
+        )
+    if lead_in_trumps:
+        trumps = True
+    if trumps is None and rules.kitty_multiplier == KittyMultiplier.CGC:
+        raise InvalidInput(
+            Problem(
+                ("won_with_trumps",),
+                "the cgc kitty rule doubles only a kitty dug with trumps: say whether the last trick "
+                "was won with trumps (or send the whole last_trick)",
+                code="missing_field",
+            )
+        )
+
+    if units is None:
+        units = lead_of(tuple(sorted(last_lead)), order, rules.follow_patterns).units
+    return Kitty(rules, dealer, winner, kitty, defender_points, trumps, units)
+
+
 def _transfer(
     rules: Rules, dealer: int, winner: int, winner_side: str, trumps: bool | None, units: tuple[Unit, ...],
     unit: Unit | None, k: int, kitty_pts: int, defender_points: int | None, reasons: list[Reason],
@@ -466,7 +489,7 @@ def _transfer(
     )
 
 
-def kitty_from_trick(
+def check_kitty_trick(
     rules: Rules,
     trump: Trump,
     dealer: int,
@@ -475,9 +498,9 @@ def kitty_from_trick(
     kitty: Sequence[int] = (),
     *,
     defender_points: int | None = None,
-) -> KittyResult:
-    """The kitty verdict from the whole last trick (plays in playing order from
-    ``leader``): the trick engine names the winner (``trick_winner``), and
+) -> Kitty:
+    """The ``Kitty`` to judge from the whole last trick (plays in playing order from
+    ``leader``): the trick engine names the winner (``resolve_trick``), and
     whether it won with trumps is read off the winning play.  Error paths are
     relative to the request root (``last_trick/plays/i/j``).
 
@@ -490,12 +513,13 @@ def kitty_from_trick(
             rules.decks,
         )
     try:
-        winner, units = trick_winner_and_lead(leader, plays, order, rules, copies=False)
+        trick = resolve_trick(check_trick(leader, plays, order, rules, copies=False))
     except InvalidInput as exc:
         raise exc.under("last_trick") from None
+    winner, units = trick.winner, trick.lead_units
     lead_path = ("last_trick", "plays", 0)
     _check(rules, order, dealer, plays[0], winner, kitty, defender_points, lead_path)
-    return _verdict(
+    return _checked(
         rules, order, dealer, plays[0], winner, kitty, defender_points,
         played_with_trumps(plays[(winner - leader) % 4], order), units,
     )

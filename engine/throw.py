@@ -225,10 +225,35 @@ class _Seat:
 # ---------------------------------------------------------------- input checks
 
 
-def _check(
+@quick_init  # built once per request: engine.records
+@dataclass(frozen=True, slots=True)
+class Throw:
+    """A lead to judge, its input checked: ``leader``'s ``lead``, of effective
+    ``suit``, against the other seats' ``hands`` (seat → cards before the lead;
+    a seat not given holds nothing that beats it).
+
+    ``check_throw`` builds one; ``engine.audit`` builds one directly for a lead
+    it has already checked against the hands, so it does not pay twice.
+    """
+
+    leader: int
+    lead: Sequence[int]
+    suit: int
+    hands: Mapping[int, Sequence[int]]
+    order: TrumpOrder
+    rules: Rules
+
+
+def check_throw(
     leader: int, lead: Sequence[int], hands: Mapping[int, Sequence[int]], order: TrumpOrder, rules: Rules
-) -> int:
-    """Raise InvalidInput for anything that cannot be adjudicated; return the led suit."""
+) -> Throw:
+    """The ``Throw`` to judge, after every check of its input.
+
+    The leader's own hand may be in ``hands``; then the lead must be in it.
+    Raises InvalidInput with paths relative to the arguments (``("lead", 2)``,
+    ``("hands", 1, 4)``) for a lead mixing effective suits, a lead not in the
+    leader's hand, more copies of a card than the decks hold, or an empty lead.
+    """
     problems: list[Problem] = []
     own = None  # the leader's hand, if given: the lead comes out of it
     if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader < SEATS:
@@ -279,7 +304,7 @@ def _check(
             sets.append((("lead",), lead))
         sets += [(("hands", s), h) for s, h in sorted(hands.items())]
         check_copies(sets, rules.decks)  # reports every excess copy where it occurs
-    return suit
+    return Throw(leader, lead, suit, hands, order, rules)
 
 
 # ---------------------------------------------------------------- forced play
@@ -363,37 +388,6 @@ def _penalty(leader: int, cards: int, rules: Rules) -> tuple[Penalty, Reason | N
 # ---------------------------------------------------------------- the verdict
 
 
-def judge_throw(
-    leader: int,
-    lead: Sequence[int],
-    hands: Mapping[int, Sequence[int]],
-    order: TrumpOrder,
-    rules: Rules,
-) -> ThrowVerdict:
-    """Judge a lead of ``leader`` against the other seats' ``hands`` (docs/rules.md §4).
-
-    ``hands`` maps seat → cards before the lead; the leader's own hand may be
-    absent, and if present the lead must be in it.  A seat not given is taken to
-    hold nothing that beats the throw.  Raises InvalidInput with paths relative
-    to the arguments (``("lead", 2)``, ``("hands", 1, 4)``) for a lead mixing
-    effective suits, a lead not in the leader's hand, more copies of a card than
-    the decks hold, or an empty lead.
-
-    Seed 000, playing 10 (hearts trump): 98844 of spades against a J.
-
-    >>> from engine.cards import parse_card
-    >>> from engine.rules import preset
-    >>> from engine.trump import Trump, trump_order
-    >>> order = trump_order(Trump(8, 1), preset("two-deck"))
-    >>> cards = lambda text: [parse_card(c) for c in text.split()]
-    >>> v = judge_throw(0, cards("9S 8S 8S 4S 4S"), {1: cards("JS 3S"), 2: [], 3: []},
-    ...                 order, preset("two-deck"))
-    >>> v.valid, [card_str(c) for c in v.forced_play], v.failed_units[0].beaten_by[0].seat
-    (False, ['9S'], 1)
-    """
-    return judge_checked_throw(leader, lead, _check(leader, lead, hands, order, rules), hands, order, rules)
-
-
 @lru_cache(maxsize=1024)
 def _single_unit(unit: Unit) -> tuple[Reason]:
     """Why a lead of one unit stands (cached by value: a hand's leads recur)."""
@@ -406,16 +400,23 @@ def _single_unit(unit: Unit) -> tuple[Reason]:
     )
 
 
-def judge_checked_throw(
-    leader: int,
-    lead: Sequence[int],
-    suit: int,
-    hands: Mapping[int, Sequence[int]],
-    order: TrumpOrder,
-    rules: Rules,
-) -> ThrowVerdict:
-    """``judge_throw`` on input that passes its checks, the lead of effective
-    ``suit`` (``engine.audit`` checks every lead against the hands itself)."""
+def judge_throw(throw: Throw) -> ThrowVerdict:
+    """Judge a lead against the other seats' hands (docs/rules.md §4): the one
+    entry point of the rule (the service and the audit call it).
+
+    Seed 000, playing 10 (hearts trump): 98844 of spades against a J.
+
+    >>> from engine.cards import parse_card
+    >>> from engine.rules import preset
+    >>> from engine.trump import Trump, trump_order
+    >>> order = trump_order(Trump(8, 1), preset("two-deck"))
+    >>> cards = lambda text: [parse_card(c) for c in text.split()]
+    >>> v = judge_throw(check_throw(0, cards("9S 8S 8S 4S 4S"), {1: cards("JS 3S"), 2: [], 3: []},
+    ...                             order, preset("two-deck")))
+    >>> v.valid, [card_str(c) for c in v.forced_play], v.failed_units[0].beaten_by[0].seat
+    (False, ['9S'], 1)
+    """
+    leader, lead, suit, hands, order, rules = throw.leader, throw.lead, throw.suit, throw.hands, throw.order, throw.rules
     units = lead_of(tuple(sorted(lead)), order, rules.follow_patterns).units
     if len(units) == 1:
         return ThrowVerdict(leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, _single_unit(units[0]))

@@ -346,16 +346,43 @@ def beats(
 _SEATS = range(4)
 
 
-def _check(
+@quick_init  # built once per request: engine.records
+@dataclass(frozen=True, slots=True)
+class Trick:
+    """A trick to resolve, its input checked: ``plays`` in playing order from
+    ``leader`` (1 to 4 of them; seat of play i is ``(leader + i) % 4``) and,
+    optionally, ``hands`` (seat → cards before the trick) to judge every follow.
+
+    ``check_trick`` builds one; ``engine.audit`` builds one directly for a trick
+    whose every play it has already checked against the hands (the leader a
+    seat, four plays of the lead's size from the hands, the lead of one suit,
+    no more copies than decks), so it does not pay for the checks twice.
+    """
+
+    leader: int
+    plays: Sequence[Sequence[int]]
+    order: TrumpOrder
+    rules: Rules
+    hands: Mapping[int, Sequence[int]] | None = None
+
+
+def check_trick(
     leader: int,
     plays: Sequence[Sequence[int]],
     order: TrumpOrder,
     rules: Rules,
-    hands: Mapping[int, Sequence[int]] | None,
+    hands: Mapping[int, Sequence[int]] | None = None,
+    *,
     copies: bool = True,
-) -> None:
-    """Every problem of the input (see ``resolve_trick``); ``copies`` False when
-    the caller has already counted the copies of every card (``kitty_from_trick``)."""
+) -> Trick:
+    """The ``Trick`` to resolve, after every check of its input.
+
+    Raises InvalidInput (paths ``("leader",)``, ``("plays", i[, j])``,
+    ``("hands", seat[, j])``) for a leader out of range, an empty lead or one
+    mixing effective suits, plays of unequal size, more copies than decks, or
+    a play not in its seat's hand.  ``copies`` False when the caller has
+    already counted the copies of every card (``engine.kitty.check_kitty_trick``).
+    """
     problems: list[Problem] = []
     if isinstance(leader, bool) or not isinstance(leader, int) or not 0 <= leader <= 3:
         problems.append(Problem(("leader",), "the leader is a seat 0..3", code="invalid_seat"))
@@ -377,7 +404,7 @@ def _check(
     if hands is None:
         if copies and not within_copies(rules.decks, *plays):
             check_copies([(("plays", i), play) for i, play in enumerate(plays)], rules.decks)
-        return
+        return Trick(leader, plays, order, rules)
     held: list[Sequence[int]] = []  # every card in the trick's seats: the hands, and plays without one
     for seat, hand in hands.items():
         if seat in _SEATS:
@@ -406,6 +433,7 @@ def _check(
             left[card] -= 1
     if problems:
         raise InvalidInput(problems)
+    return Trick(leader, plays, order, rules, hands)
 
 
 @quick_init
@@ -475,8 +503,7 @@ def _measured(
 def _contest(
     plays: Sequence[Sequence[int]], form: LeadForm, order: TrumpOrder, rules: Rules
 ) -> tuple[list[_Measure], list[bool], int]:
-    """Who wins (docs/rules.md §6): the one code path that decides, for ``resolve_trick``
-    and ``trick_winner`` alike, on input ``_check`` passed.
+    """Who wins (docs/rules.md §6), on input ``check_trick`` passed.
 
     Returns each play's ``_Measure``, whether each beat the best play before it,
     and the index of the winning play.  The lead stands first; a later play
@@ -491,37 +518,6 @@ def _contest(
         if power is not None and stronger(power, top, form.single, rules):
             won[i], best, top = True, i, power
     return measures, won, best
-
-
-def trick_winner(
-    leader: int, plays: Sequence[Sequence[int]], order: TrumpOrder, rules: Rules, *, copies: bool = True
-) -> int:
-    """The seat that wins the trick (docs/rules.md §6): ``resolve_trick(...).winner``
-    decided by the same code, without the per-play verdicts and explanations.
-
-    Raises InvalidInput as ``resolve_trick`` without hands does; with ``copies``
-    False the copies of each card are taken as already checked by the caller.
-
-    >>> from engine.rules import preset
-    >>> from engine.trump import Trump, trump_order
-    >>> from engine.cards import parse_card as p
-    >>> rules = preset("two-deck")
-    >>> order = trump_order(Trump(8, 1), rules)   # playing 10, hearts trump
-    >>> trick_winner(1, [[p("AC"), p("AC")], [p("3C"), p("4C")], [p("2H"), p("2H")], [p("9C"), p("JC")]],
-    ...              order, rules)
-    3
-    """
-    return trick_winner_and_lead(leader, plays, order, rules, copies=copies)[0]
-
-
-def trick_winner_and_lead(
-    leader: int, plays: Sequence[Sequence[int]], order: TrumpOrder, rules: Rules, *, copies: bool = True
-) -> tuple[int, tuple[Unit, ...]]:
-    """``trick_winner`` and the lead's units (``decompose``), worked out on the
-    way: for callers that need both (``engine.kitty.kitty_from_trick``)."""
-    _check(leader, plays, order, rules, None, copies)
-    lead = lead_of(tuple(sorted(plays[0])), order, rules.follow_patterns)
-    return (leader + _contest(plays, lead.form, order, rules)[2]) % 4, lead.units
 
 
 def _role(i: int, play: Sequence[int], led: int, matched: bool, suit_of: tuple[int, ...]) -> str:
@@ -615,21 +611,11 @@ _THROW_NOT_JUDGED = Reason(
 )
 
 
-def resolve_trick(
-    leader: int,
-    plays: Sequence[Sequence[int]],
-    order: TrumpOrder,
-    rules: Rules,
-    hands: Mapping[int, Sequence[int]] | None = None,
-) -> TrickResult:
-    """Resolve a trick: ``plays`` in playing order from ``leader`` (1 to 4 of
-    them; seat of play i is ``(leader + i) % 4``).  With ``hands`` (seat →
-    cards before the trick) every follow is also judged (``judge_follow``).
-
-    Raises InvalidInput (paths ``("leader",)``, ``("plays", i[, j])``,
-    ``("hands", seat[, j])``) for a leader out of range, an empty lead or one
-    mixing effective suits, plays of unequal size, more copies than decks, or
-    a play not in its seat's hand.
+def resolve_trick(trick: Trick) -> TrickResult:
+    """Resolve a trick (docs/rules.md §6): its winner, points and a verdict per
+    play; with the trick's ``hands`` every follow is also judged
+    (``engine.follow.judge_lead``).  The one entry point of the rule: the
+    service, the kitty (``engine.kitty.check_kitty_trick``) and the audit call it.
 
     >>> from engine.rules import preset
     >>> from engine.trump import Trump, trump_order
@@ -637,26 +623,12 @@ def resolve_trick(
     >>> rules = preset("two-deck")
     >>> order = trump_order(Trump(8, 1), rules)   # playing 10, hearts trump
     >>> cards = lambda s: [p(c) for c in s.split()]
-    >>> t = resolve_trick(0, [cards("AS KS 5S 5S 4S 4S"), cards("9H 9H 8H 8H 7H 2H"),
-    ...                       cards("AS KS QS 3S 3S 2S"), cards("JH JH QH QH 3H 2H")], order, rules)
+    >>> t = resolve_trick(check_trick(0, [cards("AS KS 5S 5S 4S 4S"), cards("9H 9H 8H 8H 7H 2H"),
+    ...                                   cards("AS KS QS 3S 3S 2S"), cards("JH JH QH QH 3H 2H")], order, rules))
     >>> t.winner, t.points, [p.role for p in t.plays]
     (3, 30, ['lead', 'ruff', 'follow', 'ruff'])
     """
-    _check(leader, plays, order, rules, hands)
-    return resolve_checked(leader, plays, order, rules, hands)
-
-
-def resolve_checked(
-    leader: int,
-    plays: Sequence[Sequence[int]],
-    order: TrumpOrder,
-    rules: Rules,
-    hands: Mapping[int, Sequence[int]] | None = None,
-) -> TrickResult:
-    """``resolve_trick`` on input that passes its checks: ``engine.audit`` has
-    already checked every play of a trick it replays against the hands (the
-    leader a seat, four plays of the lead's size from the hands, the lead of
-    one suit, no more copies than decks), so it does not pay for them twice."""
+    leader, plays, order, rules, hands = trick.leader, trick.plays, trick.order, trick.rules, trick.hands
     lead_key = tuple(sorted(plays[0]))
     lead = lead_of(lead_key, order, rules.follow_patterns)
     form = lead.form

@@ -18,8 +18,8 @@ from engine.audit import TrickRecord
 from engine.cards import KINDS, card_str
 from engine.follow import judge_follow
 from engine.rules import Rules
-from engine.throw import judge_throw
-from engine.trick import resolve_trick
+from engine.throw import check_throw, judge_throw
+from engine.trick import check_trick, resolve_trick
 from engine.trump import Trump, TrumpOrder, trump_order
 from engine.units import decompose
 
@@ -56,7 +56,7 @@ def choose_lead(hand: list[int], others: dict[int, list[int]], leader: int, orde
     if len(units) > 1 and rng.random() < 0.3:
         chosen = rng.sample(list(units), rng.randint(2, min(3, len(units))))
         throw = [c for u in chosen for c in u.cards]
-        verdict = judge_throw(leader, throw, others, order, rules)
+        verdict = judge_throw(check_throw(leader, throw, others, order, rules))
         if verdict.valid:
             return throw, None
         if rng.random() < 0.5:
@@ -80,7 +80,7 @@ def play_hand(rules: Rules, seed: int, level: int | None = None) -> Deal:
         for i in range(1, 4):
             seat = (leader + i) % 4
             plays.append(list(judge_follow(lead, remaining[seat], None, order, rules).example))
-        result = resolve_trick(leader, plays, order, rules)
+        result = resolve_trick(check_trick(leader, plays, order, rules))
         for i, play in enumerate(plays):
             seat = (leader + i) % 4
             left = Counter(remaining[seat]) - Counter(play)

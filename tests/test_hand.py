@@ -15,8 +15,8 @@ from engine.cards import card_str
 from engine.errors import InvalidInput
 from engine.follow import judge_follow
 from engine.rules import preset, rules_from_json
-from engine.throw import judge_throw
-from engine.trick import resolve_trick
+from engine.throw import check_throw, judge_throw
+from engine.trick import check_trick, resolve_trick
 from engine.trump import trump_order
 from engine.units import decompose
 from service.routes.throw import throw_json
@@ -150,7 +150,7 @@ def _failed_throw(deal: Deal) -> tuple[int, int, list[TrickRecord], Any]:
             if len(units) < 2:
                 continue
             throw = [c for u in units[-2:] for c in u.cards]
-            verdict = judge_throw(leader, throw, others, order, deal.rules)
+            verdict = judge_throw(check_throw(leader, throw, others, order, deal.rules))
             if verdict.valid:
                 continue
             plays = [tuple(throw)] + [
@@ -326,7 +326,7 @@ def test_a_leader_that_is_no_seat_is_invalid_input(leader: Any) -> None:
 @pytest.mark.parametrize("name", ["two-deck", "three-deck", "four-deck-cgc"])
 def test_each_trick_is_what_the_checked_calls_answer(name: str) -> None:
     """The audit calls the trick and throw rules on its own checked record
-    (resolve_checked, judge_checked_throw); every trick's verdict is what the
+    (a ``Trick`` and a ``Throw`` it checked itself); every trick's verdict is what the
     public, checking calls answer for the hands before that trick."""
     for seed in range(3):
         deal = play_hand(preset(name), seed)
@@ -335,9 +335,9 @@ def test_each_trick_is_what_the_checked_calls_answer(name: str) -> None:
         for k, (t, a) in enumerate(zip(deal.tricks, result.tricks, strict=True)):
             before = remaining_before(deal, k)
             plays = [list(p) for p in t.plays]
-            whole = resolve_trick(t.leader, plays, order, deal.rules, hands=before)
+            whole = resolve_trick(check_trick(t.leader, plays, order, deal.rules, hands=before))
             thrown = list(t.attempted_throw or t.plays[0])
-            throw = judge_throw(t.leader, thrown, {s: h for s, h in before.items() if s != t.leader}, order, deal.rules)
+            throw = judge_throw(check_throw(t.leader, thrown, {s: h for s, h in before.items() if s != t.leader}, order, deal.rules))
             for lang in ("en", "zh"):
                 assert trick_json(a.result, lang) == trick_json(whole, lang)
                 assert throw_json(a.throw, lang) == throw_json(throw, lang)

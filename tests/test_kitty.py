@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from engine.cards import RANKS, SUITS, parse_card, parse_rank, parse_suit, total_points
 from engine.errors import InvalidInput
-from engine.kitty import kitty_result
+from engine.kitty import check_kitty, kitty_result
 from engine.rules import Rules, preset, rules_from_json
 from engine.trump import Trump
 
@@ -109,7 +109,7 @@ MULTIPLIER_CASES = [
 )
 def test_multiplier(case: str, r: Rules, t: Trump, lead: str, multiplier: int, unit_size: int) -> None:
     kitty = KITTY8[: r.kitty_size]
-    result = kitty_result(r, t, 0, cards(lead), 1, kitty, defender_points=100, won_with_trumps=True)
+    result = kitty_result(check_kitty(r, t, 0, cards(lead), 1, kitty, defender_points=100, won_with_trumps=True))
     assert result.multiplier == multiplier, case
     assert result.unit is not None and result.unit.size == unit_size
     assert result.winner_side == "defenders"
@@ -122,7 +122,7 @@ def test_multiplier(case: str, r: Rules, t: Trump, lead: str, multiplier: int, u
 
 def test_seed_001_worked_award() -> None:
     """Seed 001: the defenders dig with a pair; a 25-point kitty counts 4 times."""
-    result = kitty_result(rules("two-deck"), trump("2", "H"), 0, cards("7S 7S"), 3, KITTY8, defender_points=60)
+    result = kitty_result(check_kitty(rules("two-deck"), trump("2", "H"), 0, cards("7S 7S"), 3, KITTY8, defender_points=60))
     assert (result.multiplier, result.kitty_points, result.awarded, result.to) == (4, 25, 100, "defenders")
     assert result.defender_points_after == 160
     assert [u.size for u in result.lead_units] == [2]
@@ -131,34 +131,34 @@ def test_seed_001_worked_award() -> None:
 
 def test_cgc_plain_suit_dig_is_not_multiplied() -> None:
     """Seed 002: 副牌扣底不翻倍 — the kitty counts once (×1)."""
-    result = kitty_result(
+    result = kitty_result(check_kitty(
         rules("four-deck-cgc"), trump("3", "H"), 0, cards("AS AS"), 1, KITTY8, won_with_trumps=False
-    )
+    ))
     assert (result.multiplier, result.awarded, result.to, result.unit) == (1, 25, "defenders", None)
     assert result.reasons[-1].code == "kitty.multiplier.cgc_plain_suit"
 
 
 def test_cgc_trump_lead_implies_won_with_trumps() -> None:
-    result = kitty_result(rules("four-deck-cgc"), trump("3", "H"), 0, cards("BJ BJ"), 1, KITTY8)
+    result = kitty_result(check_kitty(rules("four-deck-cgc"), trump("3", "H"), 0, cards("BJ BJ"), 1, KITTY8))
     assert result.won_with_trumps and result.multiplier == 4
 
 
 def test_cgc_needs_won_with_trumps_for_a_plain_lead() -> None:
     with pytest.raises(InvalidInput) as err:
-        kitty_result(rules("four-deck-cgc"), trump("3", "H"), 0, cards("AS AS"), 1, KITTY8)
+        kitty_result(check_kitty(rules("four-deck-cgc"), trump("3", "H"), 0, cards("AS AS"), 1, KITTY8))
     assert err.value.problems[0].path == ("won_with_trumps",)
 
 
 def test_won_with_trumps_false_contradicts_a_trump_lead() -> None:
     with pytest.raises(InvalidInput) as err:
-        kitty_result(rules("four-deck-cgc"), trump("3", "H"), 0, cards("AH"), 1, KITTY8, won_with_trumps=False)
+        kitty_result(check_kitty(rules("four-deck-cgc"), trump("3", "H"), 0, cards("AH"), 1, KITTY8, won_with_trumps=False))
     assert err.value.problems[0].path == ("won_with_trumps",)
 
 
 def test_dealer_side_wins_without_dig_rule_moves_nothing() -> None:
     """Seeds 001/003: 最后一圈牌如果是庄家方大，不抠底."""
-    result = kitty_result(rules("two-deck"), trump("2", "H"), 1, cards("4S 4S 5S 5S"), 3, KITTY8,
-                          defender_points=75)
+    result = kitty_result(check_kitty(rules("two-deck"), trump("2", "H"), 1, cards("4S 4S 5S 5S"), 3, KITTY8,
+                          defender_points=75))
     assert (result.multiplier, result.awarded, result.to, result.unit) == (0, 0, "none", None)
     assert result.winner_side == "dealer"
     assert result.defender_points_after == 75
@@ -171,8 +171,8 @@ def test_dealer_side_wins_without_dig_rule_moves_nothing() -> None:
 )
 def test_dealer_side_digs_under_kitty_dig_by_dealer(before: int, after: int) -> None:
     """Seed 002 / docs/rules.md §7 kitty_dig_by_dealer: what the dealer side digs counts against the defenders."""
-    result = kitty_result(rules("four-deck-cgc"), trump("3", "H"), 0, cards("AH AH"), 2, KITTY8,
-                          defender_points=before)
+    result = kitty_result(check_kitty(rules("four-deck-cgc"), trump("3", "H"), 0, cards("AH AH"), 2, KITTY8,
+                          defender_points=before))
     assert (result.multiplier, result.awarded, result.to) == (4, 100, "dealer")
     assert result.defender_points_after == after
     assert result.reasons[0].code == "kitty.dug_by_dealer"
@@ -180,12 +180,12 @@ def test_dealer_side_digs_under_kitty_dig_by_dealer(before: int, after: int) -> 
 
 def test_dealer_dig_option_on_other_kinds() -> None:
     r = rules("two-deck", kitty_dig_by_dealer=True)
-    result = kitty_result(r, trump("2", "H"), 0, cards("7S"), 0, KITTY8, defender_points=30)
+    result = kitty_result(check_kitty(r, trump("2", "H"), 0, cards("7S"), 0, KITTY8, defender_points=30))
     assert (result.multiplier, result.awarded, result.to, result.defender_points_after) == (2, 50, "dealer", -20)
 
 
 def test_empty_kitty_moves_nothing() -> None:
-    result = kitty_result(rules("two-deck"), trump("2", "H"), 0, cards("7S 7S"), 1, cards("3C 4C"))
+    result = kitty_result(check_kitty(rules("two-deck"), trump("2", "H"), 0, cards("7S 7S"), 1, cards("3C 4C")))
     assert (result.multiplier, result.kitty_points, result.awarded, result.to) == (4, 0, 0, "none")
 
 
@@ -193,7 +193,7 @@ def test_seat_numbers_decide_the_sides() -> None:
     """Teams are {0, 2} and {1, 3} (docs/rules.md §1)."""
     for dealer in range(4):
         for winner in range(4):
-            result = kitty_result(rules("two-deck"), trump("2", "H"), dealer, cards("7S"), winner, KITTY8)
+            result = kitty_result(check_kitty(rules("two-deck"), trump("2", "H"), dealer, cards("7S"), winner, KITTY8))
             assert result.to == ("none" if dealer % 2 == winner % 2 else "defenders")
 
 
@@ -214,7 +214,7 @@ def test_seat_numbers_decide_the_sides() -> None:
     ],
 )
 def test_transfer(lead: str, winner: int, before: int, moved_from: str, points: int, k: int, after: int) -> None:
-    result = kitty_result(rules("four-deck"), trump("3", "H"), 0, cards(lead), winner, defender_points=before)
+    result = kitty_result(check_kitty(rules("four-deck"), trump("3", "H"), 0, cards(lead), winner, defender_points=before))
     assert result.transfer is not None
     assert (result.transfer.from_side, result.transfer.points, result.transfer.multiplier) == (moved_from, points, k)
     assert result.transfer.to_side == result.winner_side
@@ -227,20 +227,20 @@ def test_transfer(lead: str, winner: int, before: int, moved_from: str, points: 
 def test_transfer_with_a_kitty_leaves_the_kitty_out() -> None:
     """docs/rules.md §7: the dealer side's points are the total less the defenders' and the kitty's."""
     r = rules("four-deck", kitty_size=8)
-    result = kitty_result(r, trump("3", "H"), 0, cards("AH"), 1, KITTY8, defender_points=175)
+    result = kitty_result(check_kitty(r, trump("3", "H"), 0, cards("AH"), 1, KITTY8, defender_points=175))
     assert result.transfer is not None and result.transfer.points == 400 - 25 - 175
 
 
 def test_transfer_needs_defender_points() -> None:
     with pytest.raises(InvalidInput) as err:
-        kitty_result(rules("four-deck"), trump("3", "H"), 0, cards("AH"), 1)
+        kitty_result(check_kitty(rules("four-deck"), trump("3", "H"), 0, cards("AH"), 1))
     assert err.value.problems[0].path == ("defender_points",)
 
 
 @pytest.mark.parametrize("points", [-5, 405])
 def test_transfer_points_must_be_possible(points: int) -> None:
     with pytest.raises(InvalidInput) as err:
-        kitty_result(rules("four-deck"), trump("3", "H"), 0, cards("AH"), 1, defender_points=points)
+        kitty_result(check_kitty(rules("four-deck"), trump("3", "H"), 0, cards("AH"), 1, defender_points=points))
     assert err.value.problems[0].path == ("defender_points",)
 
 
@@ -253,8 +253,8 @@ def _problem_paths(**kw: Any) -> list[tuple[str | int, ...]]:
         "last_lead": cards("7S 7S"), "winner": 1, "kitty": KITTY8,
     } | kw
     with pytest.raises(InvalidInput) as err:
-        kitty_result(args.pop("rules"), args.pop("trump"), args.pop("dealer"), args.pop("last_lead"),
-                     args.pop("winner"), args.pop("kitty"), **args)
+        kitty_result(check_kitty(args.pop("rules"), args.pop("trump"), args.pop("dealer"), args.pop("last_lead"),
+                     args.pop("winner"), args.pop("kitty"), **args))
     return [p.path for p in err.value.problems]
 
 
@@ -289,8 +289,8 @@ def test_lead_path_is_configurable() -> None:
 def test_huge_kitty_cap_is_refused_not_overflowed() -> None:
     lead = [parse_card(RANKS[r] + "S") for r in range(1, 12) for _ in range(4)]  # 3333..KKKK: 44 cards
     with pytest.raises(InvalidInput) as err:
-        kitty_result(rules("four-deck-cgc", kitty_multiplier="power_of_two", kitty_cap=2**62),
-                     trump("2", "H"), 0, lead, 1, KITTY8)
+        kitty_result(check_kitty(rules("four-deck-cgc", kitty_multiplier="power_of_two", kitty_cap=2**62),
+                     trump("2", "H"), 0, lead, 1, KITTY8))
     assert err.value.problems[0].path == ("rules", "kitty_cap")
 
 
@@ -330,12 +330,12 @@ def test_kitty_invariants(case: tuple[Rules, Trump, list[int], list[int], int, i
     if len({order.suit[c] for c in lead}) != 1:
         lead = [c for c in lead if order.suit[c] == order.suit[lead[0]]]
     wwt = True if order.suit[lead[0]] == TRUMP else trumps
-    result = kitty_result(r, t, dealer, lead, winner, kitty, defender_points=points, won_with_trumps=wwt)
+    result = kitty_result(check_kitty(r, t, dealer, lead, winner, kitty, defender_points=points, won_with_trumps=wwt))
     shuffled_lead, shuffled_kitty = lead[:], kitty[:]
     random.Random(len(lead)).shuffle(shuffled_lead)
     random.Random(len(kitty)).shuffle(shuffled_kitty)
-    again = kitty_result(r, t, dealer, shuffled_lead, winner, shuffled_kitty, defender_points=points,
-                         won_with_trumps=wwt)
+    again = kitty_result(check_kitty(r, t, dealer, shuffled_lead, winner, shuffled_kitty, defender_points=points,
+                         won_with_trumps=wwt))
     assert again == result
     assert result.awarded >= 0 and result.multiplier >= 0
     assert (result.awarded == 0) == (result.to == "none")

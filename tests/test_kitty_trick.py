@@ -1,7 +1,7 @@
 """``POST /v1/kitty`` from the whole ``last_trick`` (docs/api.md; docs/rules.md §6–§7).
 
 The stubbed tests check the wiring against the trick engine's interface
-(``engine.trick.resolve_trick(leader, plays, order, rules, hands=None)`` →
+(``engine.trick.resolve_trick(check_trick(leader, plays, order, rules))`` →
 result with ``.winner``); the others run against the real trick engine and are
 skipped until ``engine/trick.py`` exists.
 """

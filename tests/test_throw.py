@@ -14,7 +14,7 @@ import pytest
 from engine.cards import card_str, parse_card
 from engine.errors import InvalidInput
 from engine.rules import rules_from_json
-from engine.throw import judge_throw
+from engine.throw import check_throw, judge_throw
 from engine.trump import TRUMP, Trump, trump_order
 
 
@@ -32,7 +32,7 @@ def judge(
 ) -> Any:
     r = rules_from_json(rules)
     order = trump_order(Trump(parse_card(level + "S") % 13, None if suit is None else "SHCD".index(suit)), r)
-    return judge_throw(leader, cards(lead), {s: cards(h) for s, h in hands.items()}, order, r)
+    return judge_throw(check_throw(leader, cards(lead), {s: cards(h) for s, h in hands.items()}, order, r))
 
 
 def failed(verdict: Any) -> dict[str, list[tuple[int, str]]]:
@@ -326,14 +326,14 @@ def test_invalid_input(lead: str, hands: dict[int, str], leader: int, paths: lis
     r = rules_from_json("two-deck")
     order = trump_order(Trump(8, 1), r)
     with pytest.raises(InvalidInput) as info:
-        judge_throw(leader, cards(lead), {s: cards(h) for s, h in hands.items()}, order, r)
+        judge_throw(check_throw(leader, cards(lead), {s: cards(h) for s, h in hands.items()}, order, r))
     assert [p.path for p in info.value.problems] == paths
 
 
 def test_lead_mixing_suits_names_every_stray_card() -> None:
     r = rules_from_json("two-deck")
     with pytest.raises(InvalidInput) as info:
-        judge_throw(1, cards("AS KD QS BJ"), {}, trump_order(Trump(8, 1), r), r)
+        judge_throw(check_throw(1, cards("AS KD QS BJ"), {}, trump_order(Trump(8, 1), r), r))
     assert [p.path for p in info.value.problems] == [("lead", 1), ("lead", 3)]
     assert "mixes effective suits" in info.value.problems[0].message
 

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from engine.cards import KINDS
 from engine.rules import THROW_FORCED_UNITS, Rules, rules_from_json
-from engine.throw import ThrowVerdict, judge_throw
+from engine.throw import ThrowVerdict, check_throw, judge_throw
 from engine.trump import Trump, TrumpOrder, trump_order
 from engine.units import Unit, decompose
 
@@ -98,7 +98,7 @@ SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[Heal
 @given(deals())
 def test_basic_invariants(deal: tuple[Any, ...]) -> None:
     rules, order, leader, lead, hands = deal
-    v = judge_throw(leader, lead, hands, order, rules)
+    v = judge_throw(check_throw(leader, lead, hands, order, rules))
     assert v.valid == (not v.failed_units)
     assert Counter(c for u in v.units for c in u.cards) == Counter(lead)
     if len(v.units) == 1:
@@ -122,10 +122,10 @@ def test_basic_invariants(deal: tuple[Any, ...]) -> None:
 @given(deals(), st.randoms(use_true_random=False))
 def test_verdict_ignores_card_order_and_seat_labels(deal: tuple[Any, ...], rng: random.Random) -> None:
     rules, order, leader, lead, hands = deal
-    v = judge_throw(leader, lead, hands, order, rules)
+    v = judge_throw(check_throw(leader, lead, hands, order, rules))
     shuffled_lead = rng.sample(lead, len(lead))
     shuffled = {s: rng.sample(h, len(h)) for s, h in reversed(list(hands.items()))}
-    w = judge_throw(leader, shuffled_lead, shuffled, order, rules)
+    w = judge_throw(check_throw(leader, shuffled_lead, shuffled, order, rules))
     assert _shape(w) == _shape(v)
     assert [[b.seat for b in f.beaten_by] for f in w.failed_units] == [
         [b.seat for b in f.beaten_by] for f in v.failed_units
@@ -134,7 +134,7 @@ def test_verdict_ignores_card_order_and_seat_labels(deal: tuple[Any, ...], rng: 
     seats = sorted(hands)
     relabel = dict(zip(seats, rng.sample(seats, len(seats)), strict=True))
     moved = {relabel[s]: h for s, h in hands.items()}
-    m = judge_throw(leader, lead, moved, order, rules)
+    m = judge_throw(check_throw(leader, lead, moved, order, rules))
     assert m.valid == v.valid and m.units == v.units
     assert [f.unit for f in m.failed_units] == [f.unit for f in v.failed_units]
     assert [sorted((relabel[b.seat], b.cards) for b in f.beaten_by) for f in v.failed_units] == [
@@ -149,7 +149,7 @@ def test_verdict_ignores_card_order_and_seat_labels(deal: tuple[Any, ...], rng: 
 def test_single_unit_leads_always_stand(data: st.DataObject) -> None:
     rules, order, leader, lead, hands = data.draw(deals())
     unit = decompose(lead, order)[0]  # one unit of a random lead: a lead by itself
-    v = judge_throw(leader, list(unit.cards), hands, order, rules)
+    v = judge_throw(check_throw(leader, list(unit.cards), hands, order, rules))
     assert v.valid and v.units == (unit,) and v.forced_play == unit.cards
     assert [r.code for r in v.reasons] == ["throw.single_unit"]
 
@@ -180,7 +180,7 @@ def _oracle_beats(unit: Unit, hand: list[int], order: TrumpOrder, rules: Rules) 
 @given(deals(max_lead=10, max_hand=24))
 def test_failed_units_agree_with_a_brute_force_oracle(deal: tuple[Any, ...]) -> None:
     rules, order, leader, lead, hands = deal
-    v = judge_throw(leader, lead, hands, order, rules)
+    v = judge_throw(check_throw(leader, lead, hands, order, rules))
     if len(v.units) == 1:
         return
     beaten = {(f.unit, b.seat) for f in v.failed_units for b in f.beaten_by}

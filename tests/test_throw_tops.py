@@ -95,7 +95,7 @@ def top_throws(draw: Any) -> tuple[Any, ...]:
 @given(top_throws())
 def test_the_shortcut_gives_the_verdict_of_a_full_search(deal: tuple[Any, ...]) -> None:
     rules, order, leader, lead, hands = deal
-    verdict = throw.judge_throw(leader, lead, hands, order, rules)
+    verdict = throw.judge_throw(throw.check_throw(leader, lead, hands, order, rules))
 
     def searching_every_shape(order: Any, suit: int) -> Any:
         found = suit_view(order, suit)
@@ -103,5 +103,5 @@ def test_the_shortcut_gives_the_verdict_of_a_full_search(deal: tuple[Any, ...]) 
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(throw, "suit_view", searching_every_shape)
-        searched = throw.judge_throw(leader, lead, hands, order, rules)
+        searched = throw.judge_throw(throw.check_throw(leader, lead, hands, order, rules))
     assert verdict == searched

@@ -3,8 +3,8 @@
 
 The measures of plays are cached by the lead's form, not its cards.  These
 tests run many deals of every preset through one warm process and compare each
-cached answer with the uncached search (``arrangements``, ``strength``, the
-general decomposition), so a key that forgot what a result depends on shows
+warm answer with the cold one (``resolve_trick``, ``arrangements``,
+``strength``), so a key that forgot what a result depends on shows
 up as a mismatch on a later deal with another trump.
 """
 
@@ -17,23 +17,12 @@ from typing import Any
 
 import pytest
 
+from engine import caches
 from engine.follow import judge_follow, judge_lead
 from engine.lead import lead_of
 from engine.records import quick_init
 from engine.rules import PRESET_VALUES, Rules, preset, rules_from_json
-from engine.trick import (
-    _UNMATCHED,
-    PlayVerdict,
-    _may_serve,
-    _measure,
-    _searched,
-    _strongest,
-    arrangements,
-    resolve_trick,
-    strength,
-    trick_winner,
-    trick_winner_and_lead,
-)
+from engine.trick import PlayVerdict, arrangements, check_trick, resolve_trick, strength
 from engine.trump import Trump, TrumpOrder, trump_order
 from engine.units import decompose
 
@@ -79,24 +68,28 @@ def _deals(count: int, seed: int) -> Any:
         yield rules, order, leader, plays, hands
 
 
-def test_cached_measures_are_the_uncached_search() -> None:
-    seen_forms: set[tuple[tuple[int, int], ...]] = set()
-    for rules, order, _, plays, _ in _deals(1500, 11):
-        lead = lead_of(tuple(sorted(plays[0])), order, rules.follow_patterns)
-        units = decompose(plays[0], order)
-        assert lead.units == units
-        seen_forms.add(lead.form.shapes)
-        for play in plays:
-            got = _measure(play, lead.form, order, rules)
-            assert got.found == arrangements(play, units, order, rules), (plays, play)
-            assert got.strength == strength(play, units, order, rules), (plays, play)
-            if not _may_serve(play, lead.form.suit, order):
-                assert got == _UNMATCHED
-                continue
-            fresh = _searched(tuple(sorted(play)), lead.form, order, rules.wider_shape_beats, rules.decks,
-                              rules.throw_comparison)
-            assert got == fresh, (plays, play)
-            assert got.units == _strongest(fresh.found, lead.form.largest), (plays, play)
+def _answers(deal: tuple[Rules, TrumpOrder, int, list[list[int]], dict[int, list[int]]]) -> tuple[object, ...]:
+    """Everything the trick engine says of a deal: the whole verdict with the
+    hands, and each play's arrangements and strength against the lead."""
+    rules, order, leader, plays, hands = deal
+    units = decompose(plays[0], order)
+    return (
+        resolve_trick(check_trick(leader, plays, order, rules, hands)),
+        [(arrangements(play, units, order, rules), strength(play, units, order, rules)) for play in plays],
+    )
+
+
+def test_cached_answers_are_the_cold_answers() -> None:
+    """A warm process (many rule sets and trumps before) answers as a cold one:
+    every answer is worked out warm in one order, then again after emptying
+    every cache (``engine.caches.clear``) in the reverse order."""
+    deals = list(_deals(600, 11))
+    seen_forms = {lead_of(tuple(sorted(d[3][0])), d[1], d[0].follow_patterns).form.shapes for d in deals}
+    warm = [_answers(deal) for deal in deals]
+    caches.clear()
+    cold = [_answers(deal) for deal in reversed(deals)][::-1]
+    for deal, w, c in zip(deals, warm, cold, strict=True):
+        assert w == c, deal
     # singles, pairs, tuples with singles and tractors were all met
     assert {((1, 1),), ((2, 1),)} <= seen_forms
     assert any(length > 1 for shapes in seen_forms for _, length in shapes)
@@ -110,14 +103,6 @@ def test_judge_lead_is_judge_follow() -> None:
             hand, play = hands[(leader + i) % 4], plays[i]
             assert judge_lead(led, hand, play, order, rules) == judge_follow(plays[0], hand, play, order, rules)
             assert judge_lead(led, hand, None, order, rules) == judge_follow(plays[0], hand, None, order, rules)
-
-
-def test_trick_winner_and_lead() -> None:
-    for rules, order, leader, plays, hands in _deals(300, 13):
-        winner, units = trick_winner_and_lead(leader, plays, order, rules)
-        assert winner == trick_winner(leader, plays, order, rules)
-        assert winner == resolve_trick(leader, plays, order, rules, hands).winner
-        assert units == decompose(plays[0], order)
 
 
 # --- engine.records --------------------------------------------------------------------

@@ -14,7 +14,7 @@ from engine.cards import parse_card, total_points
 from engine.errors import InvalidInput
 from engine.follow import judge_follow
 from engine.rules import PRESET_VALUES, Rules, preset
-from engine.trick import beats, resolve_trick, trick_winner
+from engine.trick import beats, check_trick, resolve_trick
 from engine.trump import Trump, TrumpOrder, trump_order
 
 
@@ -50,7 +50,7 @@ def tricks(draw: Any) -> tuple[Rules, TrumpOrder, int, list[list[int]], dict[int
 @given(tricks())
 def test_the_winner_is_one_of_the_four_seats(case: Any) -> None:
     rules, order, leader, plays, hands, _ = case
-    result = resolve_trick(leader, plays, order, rules, hands)
+    result = resolve_trick(check_trick(leader, plays, order, rules, hands))
     assert result.winner in range(4)
     winning = next(p for p in result.plays if p.seat == result.winner)
     assert winning.role in ("lead", "follow", "ruff")
@@ -68,11 +68,11 @@ def test_the_winner_is_one_of_the_four_seats(case: Any) -> None:
 @given(tricks())
 def test_reordering_cards_inside_plays_changes_nothing(case: Any) -> None:
     rules, order, leader, plays, hands, rnd = case
-    first = resolve_trick(leader, plays, order, rules, hands)
+    first = resolve_trick(check_trick(leader, plays, order, rules, hands))
     shuffled = [list(p) for p in plays]
     for p in shuffled:
         rnd.shuffle(p)
-    assert resolve_trick(leader, shuffled, order, rules, hands) == first
+    assert resolve_trick(check_trick(leader, shuffled, order, rules, hands)) == first
 
 
 @settings(max_examples=100, deadline=None)
@@ -80,7 +80,7 @@ def test_reordering_cards_inside_plays_changes_nothing(case: Any) -> None:
 def test_a_play_never_beats_its_equal(case: Any) -> None:
     """Ties go to the earlier play: beats() is irreflexive, and asymmetric."""
     rules, order, leader, plays, _, _ = case
-    result = resolve_trick(leader, plays, order, rules)
+    result = resolve_trick(check_trick(leader, plays, order, rules))
     units = result.lead_units
     for play in plays:
         assert not beats(play, play, units, order, rules)
@@ -89,33 +89,24 @@ def test_a_play_never_beats_its_equal(case: Any) -> None:
             assert not (beats(a, b, units, order, rules) and beats(b, a, units, order, rules))
 
 
-@settings(max_examples=150, deadline=None)
-@given(tricks())
-def test_trick_winner_is_resolve_tricks_winner(case: Any) -> None:
-    """trick_winner decides by the same code as resolve_trick (the kitty asks it)."""
-    rules, order, leader, plays, _, _ = case
-    assert trick_winner(leader, plays, order, rules) == resolve_trick(leader, plays, order, rules).winner
-
-
 @pytest.mark.parametrize(
     ("plays", "copies", "paths"),
     [
         (["3S 4S", "4S", "5S 6S", "6S 7S 8S"], True, [("plays", 1), ("plays", 3)]),
         (["3S", "3S", "3S", "6S"], True, [("plays", 2, 0)]),  # three 3S with two decks
-        (["3S", "3S", "3S", "6S"], False, None),  # the caller counted the copies (kitty_from_trick)
+        (["3S", "3S", "3S", "6S"], False, None),  # the caller counted the copies (check_kitty_trick)
         (["3S 4H", "4S 5S", "5S 6S", "6S 7S"], False, [("plays", 0, 1)]),  # 4H is trump
     ],
 )
-def test_trick_winner_checks_as_resolve_trick(plays: list[str], copies: bool, paths: Any) -> None:
+def test_check_trick_problems(plays: list[str], copies: bool, paths: Any) -> None:
+    """``check_trick`` reports every problem at its path; ``copies`` False leaves
+    the copies to the caller (``check_kitty_trick`` counts them with the kitty)."""
     rules = preset("two-deck")
     order = trump_order(Trump(8, 1), rules)  # playing 10, hearts trump
     cards = [[parse_card(c) for c in p.split()] for p in plays]
     if paths is None:
-        assert trick_winner(0, cards, order, rules, copies=copies) == 3  # 6S is the highest
+        assert resolve_trick(check_trick(0, cards, order, rules, copies=copies)).winner == 3  # 6S is the highest
         return
-    with pytest.raises(InvalidInput) as winner_err:
-        trick_winner(0, cards, order, rules, copies=copies)
-    assert [p.path for p in winner_err.value.problems] == paths
-    with pytest.raises(InvalidInput) as trick_err:
-        resolve_trick(0, cards, order, rules)
-    assert winner_err.value.problems == trick_err.value.problems
+    with pytest.raises(InvalidInput) as err:
+        check_trick(0, cards, order, rules, copies=copies)
+    assert [p.path for p in err.value.problems] == paths

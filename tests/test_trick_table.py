@@ -14,7 +14,7 @@ import pytest
 from engine.cards import parse_card, parse_rank, parse_suit
 from engine.errors import InvalidInput
 from engine.rules import rules_from_json
-from engine.trick import arrangements, beats, resolve_trick, serving_shapes
+from engine.trick import arrangements, beats, check_trick, resolve_trick, serving_shapes
 from engine.trump import Trump, trump_order
 from engine.units import decompose
 
@@ -128,7 +128,7 @@ def test_trick_case(
 ) -> None:
     r = rules_from_json(rules)
     order = order_of(r, trump)
-    result = resolve_trick(leader, [cards(p) for p in plays], order, r)
+    result = resolve_trick(check_trick(leader, [cards(p) for p in plays], order, r))
     assert result.winner == winner
     assert [p.role for p in result.plays] == roles
     assert [p.beats_previous_best for p in result.plays] == beat
@@ -181,8 +181,8 @@ def test_reordering_cards_changes_nothing() -> None:
     r = rules_from_json("two-deck")
     order = order_of(r, TEN_H)
     plays = [cards(p) for p in ["AS KS 5S 5S 4S 4S", "9H 9H 8H 8H 7H 2H", "QS JS 9S 8S 7S 6S", "3D 4D 5D 6D 7D 8D"]]
-    a = resolve_trick(0, plays, order, r)
-    b = resolve_trick(0, [p[::-1] for p in plays], order, r)
+    a = resolve_trick(check_trick(0, plays, order, r))
+    b = resolve_trick(check_trick(0, [p[::-1] for p in plays], order, r))
     assert a == b
 
 
@@ -196,12 +196,12 @@ def test_with_hands_each_follow_is_judged() -> None:
         2: cards("QS JS 9S 8S 7S 6S"),
         3: cards("3D 4D 5D 6D 7D 8D 9D"),
     }
-    result = resolve_trick(0, plays, order, r, hands)
+    result = resolve_trick(check_trick(0, plays, order, r, hands))
     assert [p.legal for p in result.plays] == [None, False, True, True]  # a throw lead is /v1/throw's
     assert result.plays[0].reasons[-1].code == "trick.throw_not_judged"
     assert "follow.must_follow_suit" in [x.code for x in result.plays[1].reasons]
     assert result.winner == 1  # the cards decide the trick; the violation is reported
-    single = resolve_trick(0, [cards("AS"), cards("2S"), cards("3S"), cards("4S")], order, r, {0: cards("AS 3C")})
+    single = resolve_trick(check_trick(0, [cards("AS"), cards("2S"), cards("3S"), cards("4S")], order, r, {0: cards("AS 3C")}))
     assert [p.legal for p in single.plays] == [True, None, None, None]
 
 
@@ -222,11 +222,11 @@ def test_invalid_input(leader: int, plays: list[str], hands: Any, paths: list[tu
     r = rules_from_json("two-deck")
     order = order_of(r, TEN_H)
     with pytest.raises(InvalidInput) as err:
-        resolve_trick(
+        resolve_trick(check_trick(
             leader,
             [cards(p) for p in plays],
             order,
             r,
             None if hands is None else {s: cards(h) for s, h in hands.items()},
-        )
+        ))
     assert [p.path for p in err.value.problems] == paths

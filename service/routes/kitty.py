@@ -12,7 +12,7 @@ from typing import Any
 from marshmallow import Schema, fields
 
 from engine.errors import InvalidInput, Problem
-from engine.kitty import KittyResult, kitty_from_trick, kitty_result
+from engine.kitty import KittyResult, check_kitty, check_kitty_trick, kitty_result
 from service.api import json_response, language, load, reasons_json, v1
 from service.fields import CardsField, PlaysField, RulesField, SeatField, StrictBoolean, TrumpField
 from service.metrics import count_verdict
@@ -107,16 +107,17 @@ def post_kitty() -> Any:
         body["kitty"] = []
     if "last_trick" in body:
         trick = body["last_trick"]
-        result = kitty_from_trick(
+        kitty = check_kitty_trick(
             rules, trump, body["dealer"], trick["leader"], trick["plays"], body["kitty"],
             defender_points=body.get("defender_points"),
         )
     else:
-        result = kitty_result(
+        kitty = check_kitty(
             rules, trump, body["dealer"], body["last_lead"], body["winner"], body["kitty"],
             defender_points=body.get("defender_points"),
             won_with_trumps=body.get("won_with_trumps"),
         )
+    result = kitty_result(kitty)
     lang = language()
     count_verdict("kitty.to", result.to)
     return json_response(kitty_json(result, lang), lang)

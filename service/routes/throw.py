@@ -9,7 +9,7 @@ from marshmallow import Schema
 
 from engine.errors import InvalidInput, Problem
 from engine.settle import TEAM_NAMES
-from engine.throw import Blocker, Penalty, ThrowVerdict, judge_throw
+from engine.throw import Blocker, Penalty, ThrowVerdict, check_throw, judge_throw
 from engine.trump import SUIT_LABELS, trump_order
 from service.api import json_response, language, load, reasons_json, v1
 from service.fields import CardsField, HandsField, RulesField, SeatField, TrumpField
@@ -105,7 +105,7 @@ def post_throw() -> Any:
     rules = body["rules"]
     order = trump_order(body["trump"], rules)
     # the engine's argument names are the request's keys: its paths are already request pointers
-    verdict = judge_throw(body["leader"], body["lead"], body["hands"], order, rules)
+    verdict = judge_throw(check_throw(body["leader"], body["lead"], body["hands"], order, rules))
     if len(verdict.units) > 1:
         require_other_hands(body["leader"], body["hands"])
     lang = language()

@@ -7,7 +7,7 @@ from typing import Any
 from marshmallow import Schema
 
 from engine.settle import TEAM_NAMES
-from engine.trick import PlayVerdict, TrickResult, resolve_trick
+from engine.trick import PlayVerdict, TrickResult, check_trick, resolve_trick
 from engine.trump import SUIT_LABELS, trump_order
 from service.api import json_response, language, load, reasons_json, v1
 from service.fields import HandsField, PlaysField, RulesField, SeatField, TrumpField
@@ -57,6 +57,6 @@ def post_trick() -> Any:
     lang = language()
     rules = body["rules"]
     order = trump_order(body["trump"], rules)
-    result = resolve_trick(body["leader"], body["plays"], order, rules, body["hands"])
+    result = resolve_trick(check_trick(body["leader"], body["plays"], order, rules, body["hands"]))
     count_verdict("trick.winning_role", result.plays[(result.winner - result.leader) % 4].role)
     return json_response(trick_json(result, lang), lang)
