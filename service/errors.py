@@ -188,7 +188,12 @@ def problem_response(
     if lang is None:
         lang = request_language()
     body = problem_body(status, code, params, detail=detail, errors=errors, type_=type_, extra=extra, lang=lang)
-    resp = Response(orjson.dumps(body), status=status, mimetype=PROBLEM_JSON)
+    return problem_json(body, lang, headers)
+
+
+def problem_json(body: dict[str, Any], lang: str, headers: Mapping[str, str] | None = None) -> Response:
+    """A problem document as the answer: problem+json, its language, ``headers``."""
+    resp = Response(orjson.dumps(body), status=body["status"], mimetype=PROBLEM_JSON)
     resp.headers["Content-Language"] = lang
     resp.headers["Vary"] = "Accept-Language"
     for k, v in (headers or {}).items():
@@ -297,10 +302,7 @@ def invalid_response(problems: list[Problem], lang: str | None = None) -> Respon
     """The 422 for a request that cannot be adjudicated."""
     if lang is None:
         lang = request_language()
-    resp = Response(orjson.dumps(invalid_body(problems, lang)), status=422, mimetype=PROBLEM_JSON)
-    resp.headers["Content-Language"] = lang
-    resp.headers["Vary"] = "Accept-Language"
-    return resp
+    return problem_json(invalid_body(problems, lang), lang)
 
 
 def duplicate_key_body(path: tuple[str | int, ...], lang: str = i18n.DEFAULT) -> dict[str, Any]:
@@ -317,10 +319,7 @@ def duplicate_key_body(path: tuple[str | int, ...], lang: str = i18n.DEFAULT) ->
 def duplicate_key_response(path: tuple[str | int, ...]) -> Response:
     """The 400 for a body in which one object names a key twice."""
     lang = request_language()
-    resp = Response(orjson.dumps(duplicate_key_body(path, lang)), status=400, mimetype=PROBLEM_JSON)
-    resp.headers["Content-Language"] = lang
-    resp.headers["Vary"] = "Accept-Language"
-    return resp
+    return problem_json(duplicate_key_body(path, lang), lang)
 
 
 def invalid(exc: InvalidInput) -> Response:
