@@ -124,6 +124,8 @@ class Rules:
     wider_shape_beats: bool
     level_suit_precedence: bool
     ace_low_tractor: bool
+    level_constant_tractors: bool
+    tractors_through_level_cards: bool
     throw_forced_unit: ThrowForcedUnit
     throw_penalty: ThrowPenalty
     throw_penalty_points_per_card: int
@@ -191,6 +193,12 @@ OPTIONS: dict[str, Option] = {
     "wider_shape_beats": Option("bool", help="a wider shape beats a narrower one of equal size (docs/rules.md §3)"),
     "level_suit_precedence": Option("bool", help="off-suit level cards rank S > H > C > D (seed 002)"),
     "ace_low_tractor": Option("bool", help="A may also link below the lowest plain rank (AA2233)"),
+    "level_constant_tractors": Option(
+        "bool", help="the level and constant-rank tuples of one suit are adjacent (♠2♠2♠3♠3; seeds 000, 002)"
+    ),
+    "tractors_through_level_cards": Option(
+        "bool", help="level cards and jokers link into tractors (off: only SJ-pair + BJ-pair; Botzone)"
+    ),
     "throw_forced_unit": Option("choice", THROW_FORCED_UNITS, enum=ThrowForcedUnit, help="which unit a failed throw must play"),
     "throw_penalty": Option("choice", THROW_PENALTIES, enum=ThrowPenalty, help="penalty for a failed throw (docs/rules.md §4)"),
     "throw_penalty_points_per_card": Option(
@@ -223,6 +231,8 @@ _BASE: dict[str, Any] = {
     "wider_shape_beats": False,
     "level_suit_precedence": False,
     "ace_low_tractor": False,
+    "level_constant_tractors": False,
+    "tractors_through_level_cards": True,
     "throw_forced_unit": "lowest_failed",
     "throw_penalty": "none",
     "throw_penalty_points_per_card": 10,
@@ -268,7 +278,7 @@ PRESET_VALUES: dict[str, dict[str, Any]] = {
     "four-deck": {
         "decks": 4, "kitty_size": 0, "constant_trump_ranks": ["2"], "kitty_multiplier": "transfer",
         "level_table": "four-deck", "follow_patterns": "four-deck", "wider_shape_beats": True,
-        "self_overturn": False, "no_bid_fallback": "spades",
+        "self_overturn": False, "no_bid_fallback": "spades", "level_constant_tractors": True,
     },
     "four-deck-cgc": {
         "decks": 4, "kitty_size": 8, "constant_trump_ranks": ["2"], "kitty_multiplier": "cgc",
@@ -277,6 +287,7 @@ PRESET_VALUES: dict[str, dict[str, Any]] = {
         "throw_forced_unit": "smallest_failed", "throw_penalty": "match_point",
         "self_overturn": False, "no_trump_bid_min_jokers": 4, "no_bid_fallback": "kitty_first_card",
         "no_bid_first_hand": "redeal", "kitty_fry": True, "match_points": "cgc",
+        "level_constant_tractors": True,
     },
 }
 
