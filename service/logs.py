@@ -20,12 +20,13 @@ from datetime import UTC, datetime
 from typing import IO, Any
 
 import orjson
-from flask import Flask, Response, g, has_request_context, request
+from flask import Flask, Response, has_request_context, request
 from pythonjsonlogger.orjson import OrjsonFormatter
 
 LEVELS = ("debug", "info", "warning", "error", "critical")
 REQUEST_ID_HEADER = "X-Request-ID"
 REQUEST_ID_ENVIRON = "HTTP_X_REQUEST_ID"  # the header in the WSGI environ (PEP 3333)
+REQUEST_ID_KEY = "tractor_referee.request_id"  # the request's id in the WSGI environ (service.app.request_scope)
 ACCESS_LOGGER = "tractor_referee.access"
 _SANE_ID = re.compile(r"^[\x21-\x7e]{1,128}$")
 
@@ -53,7 +54,7 @@ def request_id_from(header: str | None) -> str:
 
 
 def current_request_id() -> str | None:
-    return g.get("request_id") if has_request_context() else None
+    return request.environ.get(REQUEST_ID_KEY) if has_request_context() else None
 
 
 class RequestIdFilter(logging.Filter):
