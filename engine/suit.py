@@ -84,6 +84,7 @@ class SuitView:
     index_table: bytes  # ``bytes.translate`` table: kind of this suit → its index
     others: bytes  # the bytes that are not kinds of this suit
     tops: tuple[int, ...]  # indexed by length (0: none)
+    read_line: Line | str  # the chains as the generic rule's line, or why they cannot be one
 
     # ------------------------------------------------------------ counts
 
@@ -219,7 +220,9 @@ class SuitView:
         plus kind-to-kind links two steps up and the ace's bottom link.  Raises
         ``NotImplementedError`` for a chain of any other form (the programme would
         score it wrongly)."""
-        return _line(self)
+        if isinstance(self.read_line, str):
+            raise NotImplementedError(self.read_line)
+        return self.read_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -240,8 +243,8 @@ class Line:
     low: int
 
 
-@lru_cache(maxsize=512)
-def _line(view: SuitView) -> Line:
+def _line(view: SuitView) -> Line | str:
+    """``SuitView.line``, read once from the view's chains (or why it cannot be)."""
     step_of = view.step_of
     links: set[tuple[int, int]] = set()
     below: int | None = None
@@ -249,7 +252,7 @@ def _line(view: SuitView) -> Line:
     for chain in view.chains:
         if len(chain) > 1 and step_of[chain[0][0]] > step_of[chain[1][0]]:  # the ace below the lowest
             if below is not None or len(chain[0]) != 1 or [step_of[p[0]] for p in chain[1:]] != list(range(len(chain) - 1)):
-                raise NotImplementedError("the generic follow rule knows one bottom link, to the lowest steps")
+                return "the generic follow rule knows one bottom link, to the lowest steps"
             below, low = chain[0][0], len(chain) - 1
             chain = chain[1:]
         for here, there in pairwise(chain):
@@ -260,10 +263,10 @@ def _line(view: SuitView) -> Line:
         if not pairs & links:
             apart.add(p)
         elif not pairs <= links:
-            raise NotImplementedError("the generic follow rule links neighbouring steps wholly or not at all")
+            return "the generic follow rule links neighbouring steps wholly or not at all"
     skips = sorted((a, b) for a, b in links if step_of[b] != step_of[a] + 1)
     if any(step_of[b] != step_of[a] + 2 for a, b in skips):
-        raise NotImplementedError("the generic follow rule knows links of one or two steps")
+        return "the generic follow rule knows links of one or two steps"
     return Line(view.steps, frozenset(apart), tuple(skips), below, low)
 
 
@@ -294,6 +297,7 @@ def suit_view(order: TrumpOrder, suit: int) -> SuitView:
         index_table=bytes(kinds.index(k) if k in kinds else 0 for k in range(256)),
         others=bytes(k for k in range(256) if k not in kinds),
         tops=(),
+        read_line="",
     )
     every = [1] * len(kinds)  # the highest run of each length: with every kind held
     tops = [NO_RANK] * (len(kinds) + 1)
@@ -302,4 +306,5 @@ def suit_view(order: TrumpOrder, suit: int) -> SuitView:
         if found is not None:
             tops[length] = found[0]
     object.__setattr__(view, "tops", tuple(tops))
+    object.__setattr__(view, "read_line", _line(view))
     return view
