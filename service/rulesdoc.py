@@ -286,13 +286,15 @@ def planned_block() -> str:
             f"| `{name}` | [§{entry['section']}](#s{entry['section']}) | {linked(entry['description'])} | {values} "
             f"| {show(entry['default'])} | {_sources_text(entry['sources'])} |"
         )
-    lines += ["", "New values of implemented options:", "", "| option | value | what it will do |", "|---|---|---|"]
-    for name, values in planned["values"].items():
-        for value, meaning in values.items():
-            lines.append(f"| [`{name}`](#option-{name}) | `{value}` | {linked(meaning)} |")
-    lines += ["", "Presets:", "", "| preset | what it will be | sources |", "|---|---|---|"]
-    for name, entry in planned["presets"].items():
-        lines.append(f"| `{name}` | {linked(entry['description'])} | {_sources_text(entry['sources'])} |")
+    if any(planned["values"].values()):
+        lines += ["", "New values of implemented options:", "", "| option | value | what it will do |", "|---|---|---|"]
+        for name, values in planned["values"].items():
+            for value, meaning in values.items():
+                lines.append(f"| [`{name}`](#option-{name}) | `{value}` | {linked(meaning)} |")
+    if planned["presets"]:
+        lines += ["", "Presets:", "", "| preset | what it will be | sources |", "|---|---|---|"]
+        for name, entry in planned["presets"].items():
+            lines.append(f"| `{name}` | {linked(entry['description'])} | {_sources_text(entry['sources'])} |")
     return "\n".join(lines)
 
 
