@@ -266,7 +266,7 @@ def _room(caps: Sequence[Sequence[int]]) -> _Room:
     return tuple(sorted((w, c) for w, c in caps if c))
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=2048)
 def _closings(free: _Room, opens: tuple[_Open, ...]) -> tuple[_Room, ...]:
     """The lead tractors left once every open piece ends, for each distinct way of
     giving them one (none if a piece of length 1 is open, or they do not fit).
@@ -293,7 +293,7 @@ def _closings(free: _Room, opens: tuple[_Open, ...]) -> tuple[_Room, ...]:
     return tuple(sorted(out))
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=2048)
 def _moves(
     free: _Room, opens: tuple[_Open, ...], copies: tuple[int, ...], bottom: bool, late: bool, protect: bool, top: int
 ) -> tuple[_Move, ...]:
@@ -409,7 +409,7 @@ def _bound(frame: _Frame, supply: int) -> int:
     return min(_frame_room(frame), supply)  # _NONE stays _NONE: supply ≥ 0
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=4096)
 def _frame_room(frame: _Frame) -> int:
     """``_bound`` but for the copies left (cached by value)."""
     free, opens = frame
@@ -424,7 +424,7 @@ def _frame_room(frame: _Frame) -> int:
 _Reach = tuple[tuple[tuple[_Frame, int], ...], int]
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=2048)
 def _reach(
     frame: _Frame, gap: bool, copies: tuple[int, ...], bottom: bool, late: bool, protect: bool, top: int
 ) -> _Reach:

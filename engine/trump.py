@@ -83,7 +83,7 @@ def _plain_ranks(level: int, constants: tuple[int, ...]) -> list[int]:
     return [r for r in range(13) if r != level and r not in constants]
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)
 def trump_order(trump: Trump, rules: Rules) -> TrumpOrder:
     """Build (once) the order of every card kind for ``trump`` under ``rules``."""
     level, tsuit = trump.level, trump.suit
