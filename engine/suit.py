@@ -29,14 +29,14 @@ main chain, plus a step linked again below its lowest position, which is what
 ``NotImplementedError`` rather than score silently wrong, and the programme
 must then learn it.
 
-The view is cached per (order, suit): a ``TrumpOrder`` is itself built once
-per (trump, rules), so the key is whole.
+The view is cached per (order, suit, protect): a ``TrumpOrder`` is itself
+built once per (trump, rules), so the key is whole.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import product
 
@@ -80,6 +80,7 @@ class SuitView:
     index_table: bytes  # ``bytes.translate`` table: kind of this suit → its index
     others: bytes  # the bytes that are not kinds of this suit
     tops: tuple[int, ...]  # indexed by length (0: none)
+    protect: bool = False  # option protect_longer_tuples, for placing what a hand could play (``spots``)
 
     # ------------------------------------------------------------ counts
 
@@ -103,11 +104,9 @@ class SuitView:
         kinds = self.kinds
         return self.order.sorted([kinds[i] for i, c in enumerate(counts) if c for _ in range(c)])
 
-    def held_steps(self, counts: Sequence[int], width: int, protect: bool = False) -> set[int]:
+    def held_steps(self, counts: Sequence[int], width: int) -> set[int]:
         """The order steps where some kind can supply a tuple of ``width``."""
         step_of = self.step_of
-        if protect:
-            return {step_of[i] for i, c in enumerate(counts) if c == width}
         return {step_of[i] for i, c in enumerate(counts) if c >= width}
 
     # ------------------------------------------------------------ the run walker
@@ -146,14 +145,12 @@ class SuitView:
 
     # ------------------------------------------------------------ placements
 
-    def spots(
-        self, counts: Sequence[int], width: int, length: int, protect: bool = False
-    ) -> list[tuple[tuple[int, ...], int]]:
+    def spots(self, counts: Sequence[int], width: int, length: int) -> list[tuple[tuple[int, ...], int]]:
         """Every way ``counts`` can realise ``length`` tuples of ``width`` (a
         tuple or a tractor), as (indices low → high, rank), distinct, low → high.
         At a step with several kinds (off-suit level cards) any one may serve;
-        with ``protect`` a kind supplies only a tuple of exactly its width."""
-        power = self.power
+        in a ``protect`` view a kind supplies only a tuple of exactly its width."""
+        power, protect = self.power, self.protect
         if length == 1:
             if protect:
                 return [((i,), power[i]) for i, c in enumerate(counts) if c == width]
@@ -227,8 +224,13 @@ class SuitView:
 
 
 @lru_cache(maxsize=512)
-def suit_view(order: TrumpOrder, suit: int) -> SuitView:
-    """The (cached) view of effective suit ``suit`` under ``order``."""
+def suit_view(order: TrumpOrder, suit: int, protect: bool = False) -> SuitView:
+    """The (cached) view of effective suit ``suit`` under ``order``; with
+    ``protect`` (option ``protect_longer_tuples``: what a follower's hand could
+    have played, docs/rules.md §5) its ``spots`` take a kind only for a tuple of
+    exactly its width."""
+    if protect:
+        return replace(suit_view(order, suit), protect=True)
     kinds: list[int] = []
     steps: list[tuple[int, ...]] = []
     for step_kinds in order.steps[suit]:
