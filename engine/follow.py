@@ -545,7 +545,7 @@ def check_follow(
                 left[card] -= 1
     if problems:
         raise InvalidInput(problems)
-    return Follow(lead_of(tuple(sorted(lead)), order, rules.follow_patterns), hand, play, rules)
+    return Follow(lead_of(tuple(sorted(lead)), order, rules.follow_patterns, rules.follow_tractors), hand, play, rules)
 
 
 # --- the verdict ---------------------------------------------------------------------------
