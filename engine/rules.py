@@ -161,6 +161,8 @@ class Rules:
     wider_shape_beats: bool
     level_suit_precedence: bool
     ace_low_tractor: bool
+    level_constant_tractors: bool
+    tractors_through_level_cards: bool
     throw_forced_unit: ThrowForcedUnit
     throw_forced_cards: ThrowForcedCards
     throw_when_others_void: ThrowWhenOthersVoid
@@ -234,6 +236,12 @@ OPTIONS: dict[str, Option] = {
     "wider_shape_beats": Option("bool", help="a wider shape beats a narrower one of equal size (docs/rules.md §3)"),
     "level_suit_precedence": Option("bool", help="off-suit level cards rank S > H > C > D (seed 002)"),
     "ace_low_tractor": Option("bool", help="A may also link below the lowest plain rank (AA2233)"),
+    "level_constant_tractors": Option(
+        "bool", help="the level and constant-rank tuples of one suit are adjacent (♠2♠2♠3♠3; seeds 000, 002)"
+    ),
+    "tractors_through_level_cards": Option(
+        "bool", help="level cards and jokers link into tractors (off: only SJ-pair + BJ-pair; Botzone)"
+    ),
     "throw_forced_unit": Option("choice", THROW_FORCED_UNITS, enum=ThrowForcedUnit, help="which unit a failed throw must play"),
     "throw_forced_cards": Option(
         "choice", THROW_FORCED_CARDS, enum=ThrowForcedCards, help="unit: the forced unit is played; lowest_card: its lowest card"
@@ -274,6 +282,8 @@ _BASE: dict[str, Any] = {
     "wider_shape_beats": False,
     "level_suit_precedence": False,
     "ace_low_tractor": False,
+    "level_constant_tractors": False,
+    "tractors_through_level_cards": True,
     "throw_forced_unit": "lowest_failed",
     "throw_forced_cards": "unit",
     "throw_when_others_void": "allowed",
@@ -322,7 +332,8 @@ PRESET_VALUES: dict[str, dict[str, Any]] = {
     "four-deck": {
         "decks": 4, "kitty_size": 0, "constant_trump_ranks": ["2"], "kitty_multiplier": "transfer",
         "level_table": "four-deck", "follow_patterns": "four-deck", "wider_shape_beats": True,
-        "self_overturn": False, "no_bid_fallback": "spades", "throw_when_others_void": "refused",
+        "self_overturn": False, "no_bid_fallback": "spades", "level_constant_tractors": True,
+        "throw_when_others_void": "refused",
     },
     "four-deck-cgc": {
         "decks": 4, "kitty_size": 8, "constant_trump_ranks": ["2"], "kitty_multiplier": "cgc",
@@ -331,6 +342,7 @@ PRESET_VALUES: dict[str, dict[str, Any]] = {
         "throw_forced_unit": "smallest_failed", "throw_penalty": "match_point",
         "self_overturn": False, "no_trump_bid_min_jokers": 4, "no_bid_fallback": "kitty_first_card",
         "no_bid_first_hand": "redeal", "kitty_fry": True, "match_points": "cgc",
+        "level_constant_tractors": True,
     },
     # compatibility presets: another platform's rulings under its own name (docs/rules.md §10)
     "shengji-io": {
@@ -343,7 +355,7 @@ PRESET_VALUES: dict[str, dict[str, Any]] = {
         "decks": 2, "kitty_size": 8, "kitty_multiplier": "linear",
         "level_table": "botzone", "follow_patterns": "classic", "follow_tractors": "pairs_only",
         "throw_forced_cards": "lowest_card", "throw_penalty": "points_per_failed_card",
-        "throw_penalty_points_per_card": 10,
+        "throw_penalty_points_per_card": 10, "tractors_through_level_cards": False,
     },
 }
 

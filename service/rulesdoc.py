@@ -279,6 +279,8 @@ def level_tables_block() -> str:
 
 def planned_block() -> str:
     planned = rulebook.texts()["planned"]
+    if not (planned["options"] or any(planned["values"].values()) or planned["presets"]):
+        return "Nothing at present: every option, value and preset the sources describe is implemented."
     lines = ["| option | § | what it will do | values | default | sources |", "|---|---|---|---|---|---|"]
     for name, entry in planned["options"].items():
         values = "<br>".join(f"`{v}`: {linked(d)}" for v, d in entry.get("values", {}).items()) or "–"

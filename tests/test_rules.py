@@ -53,7 +53,7 @@ COMPAT = {
     "botzone": {
         "kitty_multiplier": "linear", "level_table": LEVEL_TABLES["botzone"].as_json(),
         "follow_tractors": "pairs_only", "throw_forced_cards": "lowest_card",
-        "throw_penalty": "points_per_failed_card",
+        "throw_penalty": "points_per_failed_card", "tractors_through_level_cards": False,
     },
 }
 
