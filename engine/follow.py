@@ -608,7 +608,7 @@ def judge_lead(
     return FollowVerdict(legal, req, reasons, example, lead_units, reached)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _lowest_first(order: TrumpOrder, suit: int) -> tuple[bytes, tuple[int, ...]]:
     """The order in which a follower short of ``suit`` adds other cards: lowest
     first, by power, then effective suit, then kind.  Returns each kind's place
