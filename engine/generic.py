@@ -124,7 +124,7 @@ class _Position:
     linked: bool  # this step links to the one before it
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _position(
     kinds: tuple[int, ...], avail: tuple[int, ...], bottom: bool = False, limit: int = 0,
     skips: tuple[int, ...] | None = None, aims: tuple[int, ...] | None = None, linked: bool = True,
@@ -448,7 +448,7 @@ def _bound(frame: _Frame, supply: int) -> int:
     return min(_frame_room(frame), supply)  # _NONE stays _NONE: supply ≥ 0
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _frame_room(frame: _Frame) -> int:
     """``_bound`` but for the copies left (cached by value)."""
     free, opens = frame
