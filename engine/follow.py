@@ -66,14 +66,13 @@ from engine.errors import InvalidInput, Problem
 from engine.generic import LeadShape, generic_score, generic_score_work
 from engine.lead import Lead, LeadForm, lead_of
 from engine.patterns import PATTERN_SOURCES, PatternList, pattern_list
-from engine.reasons import Reason
+from engine.reasons import Pattern, Pieces, Reason, Suit, pieces, reason
 from engine.records import quick_init
 from engine.rules import FollowDraw, FollowPatterns, Rules
 from engine.shapes import (
     FormPlan,
     Placed,
     Shape,
-    describe_pieces,
     fill,
     form,
     form_plan,
@@ -85,7 +84,6 @@ from engine.shapes import (
 from engine.suit import SuitView, suit_view
 from engine.trump import SUIT_LABELS, TrumpOrder
 from engine.units import Unit, mixed_suit_problems
-from engine.words import suit_name
 
 Vector = tuple[int, ...]
 
@@ -149,20 +147,9 @@ class Structure:
         """False when any cards of the suit would do (no shape to match)."""
         return any(self.alternatives)
 
-    def text(self, language: str = "en") -> str:
-        """``step 3 of 18: a 2-pair tractor + 2 pairs + 2 singles``."""
-        return _structure_text(self, language)
-
-    def _text(self, language: str) -> str:
-        joiner = " 或 " if language == "zh" else " or "
-        shapes = joiner.join(
-            describe_pieces(alt, self.cards - sum(s.size for s in alt), language) for alt in self.alternatives
-        )
-        if self.rule == "pattern":
-            if language == "zh":
-                return f"第{self.step}步（共{self.steps}步）：{shapes}"
-            return f"step {self.step} of {self.steps}: {shapes}"
-        return shapes
+    def pattern(self) -> Pattern:
+        """The structure as reasons name it (``step 3 of 18: a 2-pair tractor + 2 pairs + 2 singles``)."""
+        return _structure_pattern(self)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -177,26 +164,20 @@ class Structure:
 
 
 @lru_cache(maxsize=4096)
-def _structure_text(structure: Structure, language: str) -> str:
-    """``Structure.text``, cached by value: a few texts recur in every hand."""
-    return structure._text(language)
+def _structure_pattern(structure: Structure) -> Pattern:
+    """``Structure.pattern``, cached by value: a few structures recur in every hand."""
+    alternatives = tuple(pieces(alt, structure.cards - sum(s.size for s in alt)) for alt in structure.alternatives)
+    if structure.rule == "pattern":
+        return Pattern(alternatives, structure.step, structure.steps)
+    return Pattern(alternatives)
 
 
 def _alternative_json(alt: tuple[Shape, ...], n: int) -> dict[str, Any]:
-    shapes, singles = _alternative_shapes(alt, n)
-    return {"shapes": [{"width": w, "length": length, "count": c} for w, length, c in shapes], "singles": singles}
-
-
-@lru_cache(maxsize=4096)
-def _alternative_shapes(alt: tuple[Shape, ...], n: int) -> tuple[tuple[tuple[int, int, int], ...], int]:
-    """An alternative's shapes as (width, length, count), largest first, and its singles."""
-    counts = Counter(alt)
-    return (
-        tuple(
-            (s.width, s.length, c) for s, c in sorted(counts.items(), key=lambda kv: (-kv[0].size, -kv[0].width))
-        ),
-        n - sum(s.size for s in alt),
-    )
+    counted = pieces(alt, n - sum(s.size for s in alt))
+    return {
+        "shapes": [{"width": s.width, "length": s.length, "count": c} for s, c in counted.shapes],
+        "singles": counted.singles,
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,27 +206,24 @@ class Requirement:
         return self._hash
 
     def describe(self) -> Reason:
-        """The obligation in words (code ``follow.required``)."""
+        """The obligation (code ``follow.required``; forms: ``all`` every card of
+        the suit and ``rest`` others, ``all_only`` every card of the suit, ``none``
+        no card of the suit, ``shaped`` cards of the suit forming a pattern,
+        ``any`` cards of the suit)."""
         return _describe_requirement(self)
 
     def _describe(self) -> Reason:
-        en_suit, zh_suit = suit_name(self.suit, "en"), suit_name(self.suit, "zh")
+        suit = Suit(self.suit)
         if self.rule == "all_suit_cards":
             rest = self.lead_cards - self.held
-            en = f"all {self.held} {en_suit} held" + (
-                f", then any {rest} other card{'' if rest == 1 else 's'}" if rest else ""
-            )
-            zh = f"全部{self.held}张{zh_suit}" + (f"，再垫{rest}张其他牌" if rest else "")
-        else:
-            en = f"{self.cards} {en_suit}"
-            zh = f"{self.cards}张{zh_suit}"
-            if self.structure is not None and (self.structure.rule == "pattern" or self.structure.owes_shapes):
-                en += f" forming {self.structure.text('en')}"
-                zh += f"，组成{self.structure.text('zh')}"
-            else:
-                en = "any " + en
-                zh = "任意" + zh
-        return Reason("follow.required", en, zh)
+            if not self.held:
+                return reason("follow.required", "none", suit=suit, n=rest)
+            if not rest:
+                return reason("follow.required", "all_only", suit=suit, n=self.held)
+            return reason("follow.required", "all", suit=suit, held=self.held, n=rest)
+        if self.structure is not None and (self.structure.rule == "pattern" or self.structure.owes_shapes):
+            return reason("follow.required", "shaped", suit=suit, n=self.cards, pattern=self.structure.pattern())
+        return reason("follow.required", "any", suit=suit, n=self.cards)
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -455,24 +433,11 @@ def _check(
 
 @lru_cache(maxsize=4096)
 def _suit_reason(suit: int, held: int, lead_cards: int, got: int) -> Reason:
-    """Too few cards of the led suit (cached by value)."""
-    en_suit, zh_suit = suit_name(suit, "en"), suit_name(suit, "zh")
-    def n_cards(n: int) -> str:
-        return f"{n} card{'' if n == 1 else 's'}"
-
+    """Too few cards of the led suit (cached by value); form ``all`` when the
+    hand holds no more of the suit than were led."""
     if held <= lead_cards:
-        return Reason(
-            "follow.must_follow_suit",
-            f"You hold only {n_cards(held)} in {en_suit} and {n_cards(lead_cards)} were led: every one "
-            f"of them must be played; this play has {got}.",
-            f"你只有{held}张{zh_suit}，不多于首家的{lead_cards}张，必须全部跟出；这手牌只出了{got}张。",
-        )
-    return Reason(
-        "follow.must_follow_suit",
-        f"You hold {n_cards(held)} in {en_suit}: all {lead_cards} cards of the follow must be "
-        f"{en_suit}; this play has only {got}.",
-        f"你有{held}张{zh_suit}，跟出的{lead_cards}张必须都是{zh_suit}；这手牌只有{got}张。",
-    )
+        return reason("follow.must_follow_suit", "all", suit=Suit(suit), n=held, led=lead_cards, got=got)
+    return reason("follow.must_follow_suit", suit=Suit(suit), held=held, n=lead_cards, got=got)
 
 
 _TUPLE_CODES = {2: "follow.must_play_pair", 3: "follow.must_play_triple", 4: "follow.must_play_quad"}
@@ -481,46 +446,33 @@ _TUPLE_CODES = {2: "follow.must_play_pair", 3: "follow.must_play_triple", 4: "fo
 def _structure_reason(
     req: Requirement, owed: Structure, reached: Structure, lead_units: Sequence[Unit], rules: Rules
 ) -> Reason:
-    en_suit, zh_suit = suit_name(req.suit, "en"), suit_name(req.suit, "zh")
-    lead_en = describe_pieces([Shape(u.width, u.length) for u in lead_units if u.width > 1], 0, "en")
-    lead_zh = describe_pieces([Shape(u.width, u.length) for u in lead_units if u.width > 1], 0, "zh")
+    """Why a follow lacks the structure it owes: under a seed's ladder, the step
+    it reaches; under the generic rule, the first place of the score where it
+    has less (tractor cards, then tuples of each width, widest first).  Forms:
+    ``none`` when the play has none of what it owes, ``tractors`` when the lead
+    has tractors (tuples inside them count)."""
+    suit = Suit(req.suit)
+    lead = pieces([Shape(u.width, u.length) for u in lead_units if u.width > 1])
     if owed.rule == "pattern":
-        source = PATTERN_SOURCES[rules.follow_patterns]
-        return Reason(
-            "follow.must_match_pattern",
-            f"Following {lead_en} with the {rules.follow_patterns} patterns ({source}), your {en_suit} can form "
-            f"{owed.text('en')}; this play reaches only {reached.text('en')}.",
-            f"跟{lead_zh}时按{rules.follow_patterns}的跟牌顺序（{source}），你的{zh_suit}能组成"
-            f"{owed.text('zh')}；这手牌只达到{reached.text('zh')}。",
+        return reason(
+            "follow.must_match_pattern", suit=suit, lead=lead, patterns=str(rules.follow_patterns),
+            source=PATTERN_SOURCES[rules.follow_patterns], owed=owed.pattern(), reached=reached.pattern(),
         )
     place = owed.shortfall(reached)  # the generic rule: where the play has less
     if place == 0:
-        return Reason(
-            "follow.must_play_tractor",
-            f"Your {en_suit} can form tractors of {owed.tractor_cards} cards within the lead's tractors "
-            f"({lead_en}), e.g. {owed.text('en')}; this play has "
-            f"{'only ' + str(reached.tractor_cards) if reached.tractor_cards else 'none'}.",
-            f"你的{zh_suit}能在首家的拖拉机（{lead_zh}）之内组成共{owed.tractor_cards}张的拖拉机，"
-            f"例如{owed.text('zh')}；这手牌"
-            f"{'只有' + str(reached.tractor_cards) + '张' if reached.tractor_cards else '一张也没有'}。",
+        have = reached.tractor_cards or 0
+        return reason(
+            "follow.must_play_tractor", "" if have else "none", suit=suit, lead=lead, n=owed.tractor_cards or 0,
+            owed=owed.pattern(), have=have,
         )
     (width, want), (_, have) = owed.tuples[place - 1], reached.tuples[place - 1]
     shape = Shape(width)
-    has_en = "only " + shape.counted(have, "en") if have else "none"
-    has_zh = "只有" + shape.counted(have, "zh") if have else "一个也没有"
-    if not any(u.length > 1 for u in lead_units):
-        return Reason(
-            _TUPLE_CODES.get(width, "follow.must_play_tuple"),
-            f"Your {en_suit} hold {shape.counted(want, 'en')} for the lead ({lead_en}) and must "
-            f"play {'it' if want == 1 else 'them'}; this play has {has_en}.",
-            f"你的{zh_suit}有{shape.counted(want, 'zh')}，首家出{lead_zh}，必须跟出；这手牌{has_zh}。",
-        )
-    return Reason(
-        _TUPLE_CODES.get(width, "follow.must_play_tuple"),
-        f"After the tractors, your {en_suit} can still supply {shape.counted(want, 'en')} to the lead "
-        f"({lead_en}; tuples inside its tractors count); this play has {has_en}.",
-        f"在拖拉机张数相同的前提下，你的{zh_suit}还能对首家的{lead_zh}跟出{shape.counted(want, 'zh')}"
-        f"（拖拉机中的也算）；这手牌{has_zh}。",
+    form = "tractors" if any(u.length > 1 for u in lead_units) else ""
+    if not have:
+        form = f"{form}_none" if form else "none"
+    return reason(
+        _TUPLE_CODES.get(width, "follow.must_play_tuple"), form, suit=suit, lead=lead,
+        owed=Pieces(((shape, want),)), have=Pieces(((shape, have),)), n=want,
     )
 
 
@@ -542,8 +494,8 @@ def judge_follow(
     >>> lead = [p(c) for c in "3H 3H 4H 4H 5H 5H".split()]
     >>> hand = [p(c) for c in "6H 6H 7H 7H QH QH 9H 9H KS".split()]
     >>> v = judge_follow(lead, hand, [p(c) for c in "6H 6H 7H 7H 9H QH".split()], order, preset("two-deck"))
-    >>> v.legal, v.reasons[0].code, v.required.structure.text()
-    (False, 'follow.must_play_pair', 'a 2-pair tractor + a pair')
+    >>> v.legal, v.reasons[0].code, v.required.structure.as_json()["pattern"]
+    (False, 'follow.must_play_pair', [{'shapes': [{'width': 2, 'length': 2, 'count': 1}, {'width': 2, 'length': 1, 'count': 1}], 'singles': 0}])
     """
     lead_t = tuple(lead)
     hand_t = tuple(hand)

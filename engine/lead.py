@@ -18,24 +18,14 @@ from functools import lru_cache
 
 from engine.generic import LeadShape
 from engine.patterns import pattern_list
+from engine.reasons import Pieces, pieces
 from engine.rules import FollowPatterns
-from engine.shapes import Shape, describe_pieces
+from engine.shapes import Shape
 from engine.suit import SuitView, suit_view
 from engine.trump import TrumpOrder
 from engine.units import Unit, decompose, unit_shapes
-from engine.words import suit_name
 
 Shapes = tuple[tuple[int, int], ...]  # (width, length) of each unit, in ``decompose``'s order
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class LeadWords:
-    """The lead's words: its suit and its shapes, in English and Chinese."""
-
-    suit_en: str
-    suit_zh: str
-    shape_en: str
-    shape_zh: str
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -45,7 +35,8 @@ class LeadForm:
     tractors, else its widest tuples, else its singles); whether it is a
     single unit (else a throw), has a tractor, is all singles; its shape for
     the generic follow rule; its unit when the ``patterns`` ladder lists it;
-    and its words.  One object per form (compared by identity)."""
+    and its shapes counted, as reasons name them.  One object per form
+    (compared by identity)."""
 
     shapes: Shapes
     suit: int
@@ -57,7 +48,7 @@ class LeadForm:
     generic: LeadShape
     unit: Shape | None
     patterns: FollowPatterns
-    words: LeadWords
+    pieces: Pieces
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -87,16 +78,9 @@ def generic_shape(shapes: Shapes) -> LeadShape:
     )
 
 
-@lru_cache(maxsize=256)
-def _words(shapes: Shapes, suit: int) -> LeadWords:
-    pieces = [Shape(width, length) for width, length in shapes if width > 1]
-    singles = sum(1 for width, _ in shapes if width == 1)
-    return LeadWords(
-        suit_name(suit, "en"),
-        suit_name(suit, "zh"),
-        describe_pieces(pieces, singles, "en"),
-        describe_pieces(pieces, singles, "zh"),
-    )
+def lead_pieces(shapes: Shapes) -> Pieces:
+    """The lead's shapes counted, as reasons name them (``a 2-pair tractor + 2 singles``)."""
+    return pieces([Shape(width, length) for width, length in shapes if width > 1], sum(1 for width, _ in shapes if width == 1))
 
 
 @lru_cache(maxsize=512)
@@ -117,7 +101,7 @@ def lead_form(shapes: Shapes, suit: int, patterns: FollowPatterns) -> LeadForm:
         generic=generic_shape(shapes),
         unit=unit,
         patterns=patterns,
-        words=_words(shapes, suit),
+        pieces=lead_pieces(shapes),
     )
 
 
