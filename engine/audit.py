@@ -218,6 +218,12 @@ def _match_points(
     return total[0], total[1], total[2], total[3]
 
 
+# the throw penalties paid in game points to the other team (docs/rules.md §4)
+_GAME_POINT_PENALTIES = frozenset(
+    (ThrowPenalty.POINTS_PER_CARD, ThrowPenalty.POINTS_PER_FAILED_CARD, ThrowPenalty.POINTS_PER_THROW)
+)
+
+
 def _replay_trick(
     index: int,
     record: TrickRecord,
@@ -277,7 +283,9 @@ def _replay_trick(
         others = {s: before[s] for s in range(SEATS) if s != leader}
         thrown = attempted or lead
         throw = judge_throw(Throw(leader, thrown, order.suit[thrown[0]], others, order, rules))
-        if attempted is not None:
+        if throw.refused:  # throw_when_others_void: not forced, refused (docs/rules.md §4)
+            violate(leader, reason("throw.into_void", trick=index + 1, seat=Seat(leader), cards=Cards(tuple(thrown))))
+        elif attempted is not None:
             penalty = _check_attempt(index, leader, attempted, lead, throw, violate)
         elif not throw.valid:
             violate(leader, reason(
@@ -295,7 +303,7 @@ def _replay_trick(
                 ))
         if side_of(result.winner, dealer) == DEFENDERS:
             gained += result.points
-    if penalty is not None and penalty.kind == ThrowPenalty.POINTS_PER_CARD and penalty.seat is not None:
+    if penalty is not None and penalty.kind in _GAME_POINT_PENALTIES and penalty.seat is not None:
         gained += penalty.amount if side_of(penalty.seat, dealer) != DEFENDERS else -penalty.amount
     for i, play in enumerate(plays):
         seat = (leader + i) % SEATS

@@ -11,16 +11,20 @@ width, widest first — is maximised lexicographically.
 
 Exhaustive search over arrangements is exponential in the lead's length, so
 the score is computed by a dynamic programme over the order steps of the suit,
-low → high (the order's main chain; with ``ace_low_tractor`` the ace is also
-offered below the lowest rank).  What the rest of the suit can still do
-depends only on a *frame*:
+low → high (``SuitView.line``: neighbouring steps linked wholly or not at all;
+with ``ace_low_tractor`` the ace is also offered below the lowest rank; with
+``level_constant_tractors`` a kind may also link to one kind two steps up, ♠2
+to ♠3 over the trump suit's 2, so an open piece may skip a step, remembering
+the kind it must take next).  What the rest of the suit can still do depends
+only on a *frame*:
 
 * the lead tractors left, each as (width, remaining length), as a sorted
   multiset — lead tractors in the same condition are interchangeable, so six
   2-pair tractors give 28 frames of room, not 3⁶ = 729;
 * the pieces open through the step, each as (width, length so far, started
-  at the bottom ace) — a piece is given a lead tractor only when it ends, its
-  length then known, in each distinct way it fits.
+  at the bottom ace, the kind two steps up its last kind links to, if any) — a
+  piece is given a lead tractor only when it ends, its length then known, in
+  each distinct way it fits.
 
 A state is a frame plus the histogram (kinds holding 2, 3, 4 cards) of the
 kinds already passed, which is all the final tuple placement needs: placing
@@ -115,13 +119,20 @@ class _Position:
     limit: int  # for the bottom ace: the last line index a piece started there may reach
     pairable: bool  # some kind here has two copies or more
     hist: Hist  # the kinds here holding exactly 2, 3, 4 copies
+    skips: tuple[int, ...]  # per kind: the kind two steps up it links to (its place there), or -1
+    aims: tuple[int, ...]  # per kind: the copies held of the kind it links to two steps up
+    linked: bool  # this step links to the one before it
 
 
 @lru_cache(maxsize=4096)
-def _position(kinds: tuple[int, ...], avail: tuple[int, ...], bottom: bool = False, limit: int = 0) -> _Position:
+def _position(
+    kinds: tuple[int, ...], avail: tuple[int, ...], bottom: bool = False, limit: int = 0,
+    skips: tuple[int, ...] | None = None, aims: tuple[int, ...] | None = None, linked: bool = True,
+) -> _Position:
     """A DP position (cached by value: the same few recur in every hand)."""
     return _Position(
-        kinds, avail, bottom, limit, max(avail) >= 2, (avail.count(2), avail.count(3), avail.count(4))
+        kinds, avail, bottom, limit, max(avail) >= 2, (avail.count(2), avail.count(3), avail.count(4)),
+        (-1,) * len(kinds) if skips is None else skips, (0,) * len(kinds) if aims is None else aims, linked,
     )
 
 
@@ -218,29 +229,42 @@ def _lines(lay: SuitView, counts: Sequence[int], protect: bool) -> list[list[_Po
     """The suit's line (``SuitView.line``) as DP positions; with a step linked
     again below the lowest (the ace of ``ace_low_tractor``), one line per way of
     sharing its copies between its bottom and top places."""
-    main, below, low = lay.line
-    steps = lay.steps
-    plain = [_position(steps[s], tuple([counts[i] for i in steps[s]])) for s in main]
-    if below is None:
+    shape = lay.line
+    steps = shape.steps
+    skip_to = dict(shape.skips)
+    plain = [
+        _position(
+            kinds, tuple([counts[i] for i in kinds]), False, 0,
+            tuple([-1 if i not in skip_to or counts[skip_to[i]] < 2 else steps[p + 2].index(skip_to[i]) for i in kinds]),
+            tuple([counts[skip_to[i]] if i in skip_to else 0 for i in kinds]),
+            p == 0 or p - 1 not in shape.apart,
+        )
+        for p, kinds in enumerate(steps)
+    ]
+    if shape.below is None:
         return [plain]
-    (ace,) = steps[below]
-    top_at = list(main).index(below)
+    ace, low = shape.below, shape.low
+    top_at = lay.step_of[ace]
     lines = []
     splits = [0, counts[ace]] if protect else list(range(counts[ace] + 1))
     for bottom in sorted(set(splits)):
         line = [_position((ace,), (bottom,), True, low)]
         for i, pos in enumerate(plain):
             if i == top_at:
-                pos = _position(pos.kinds, (counts[ace] - bottom,))
+                pos = _position(pos.kinds, (counts[ace] - bottom,), False, 0, pos.skips, pos.aims, pos.linked)
             line.append(pos)
         lines.append(line)
     return lines
 
 
 # A DP state: (free lead tractors, open pieces, histogram of passed kinds, ace copies
-# carried); the first two make its frame.
+# carried); the first two make its frame.  An open piece is (width, length so far,
+# started at the bottom ace, link): link -1 when its last kind links only to the next
+# step; t ≥ 0 when it also links to kind t two steps up (it may then skip the next
+# step); ≤ -2 when it skipped this step's predecessor and must take kind -2 - link
+# here or end (``level_constant_tractors``, ``SuitView.line``).
 _Room = tuple[tuple[int, int], ...]
-_Open = tuple[int, int, bool]
+_Open = tuple[int, int, bool, int]
 _Frame = tuple[_Room, tuple[_Open, ...]]  # what the rest of the suit can still do
 _Key = tuple[_Room, tuple[_Open, ...], Hist, int]
 _Piece = tuple[Shape, tuple[int, ...]]  # a tractor piece and its kinds
@@ -266,12 +290,12 @@ def _room(caps: Sequence[Sequence[int]]) -> _Room:
     return tuple(sorted((w, c) for w, c in caps if c))
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=2048)
 def _closings(free: _Room, opens: tuple[_Open, ...]) -> tuple[_Room, ...]:
     """The lead tractors left once every open piece ends, for each distinct way of
     giving them one (none if a piece of length 1 is open, or they do not fit).
     Cached by value."""
-    if any(m < 2 for _, m, _ in opens):
+    if any(m < 2 for _, m, _, _ in opens):
         return ()
     caps = [[w, c] for w, c in free]
     out: set[_Room] = set()
@@ -280,7 +304,7 @@ def _closings(free: _Room, opens: tuple[_Open, ...]) -> tuple[_Room, ...]:
         if i == len(opens):
             out.add(_room(caps))
             return
-        width, length, _ = opens[i]
+        width, length, _, _ = opens[i]
         tried: set[tuple[int, int]] = set()
         for cap in caps:
             if cap[0] >= width and cap[1] >= length and (cap[0], cap[1]) not in tried:
@@ -293,18 +317,29 @@ def _closings(free: _Room, opens: tuple[_Open, ...]) -> tuple[_Room, ...]:
     return tuple(sorted(out))
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=2048)
 def _moves(
-    free: _Room, opens: tuple[_Open, ...], copies: tuple[int, ...], bottom: bool, late: bool, protect: bool, top: int
+    free: _Room, opens: tuple[_Open, ...], copies: tuple[int, ...], bottom: bool, late: bool, protect: bool, top: int,
+    skips: tuple[int, ...] = (), aims: tuple[int, ...] = (),
 ) -> tuple[_Move, ...]:
     """Every way a frame can go through one step holding ``copies`` of each of its
-    kinds: each open piece ends (in any lead tractor it fits) or takes one kind of
-    the step, then new pieces start.  ``bottom``: the step is the ace below the
-    lowest rank; ``late``: it is too far up for a piece started there.  Cached by
-    value: the moves depend on nothing else, and recur from hand to hand."""
+    kinds: each open piece ends (in any lead tractor it fits), takes one kind of
+    the step, or (its last kind linked two steps up) skips the step; a piece that
+    skipped the step before takes the kind it links to or ends; then new pieces
+    start.  ``bottom``: the step is the ace below the lowest rank; ``late``: it is
+    too far up for a piece started there; ``skips``: per kind, the kind two steps
+    up it links to, or -1.  Cached by value: the moves depend on nothing else, and
+    recur from hand to hand.  ``aims``: per kind, the copies of the kind it links
+    to (a piece keeps the link only if its width can take it)."""
+    skips = skips or (-1,) * len(copies)
+    aims = aims or (0,) * len(copies)
+
+    def link_of(kk: int, width: int) -> int:
+        return skips[kk] if skips[kk] >= 0 and usable(aims[kk], width, protect) else -1
+
     avail = list(copies)
     caps = [[w, c] for w, c in free]
-    work: list[tuple[int, int, bool, tuple[int, int]]] = []
+    work: list[tuple[int, int, bool, int, tuple[int, int]]] = []
     closed: list[int] = []
     gain = [0] * top
     found: dict[tuple[_Room, tuple[_Open, ...], Vector, tuple[int, ...]], _Move] = {}
@@ -313,7 +348,7 @@ def _moves(
     def emit(room: _Room) -> None:
         ordered = sorted(work)
         move: _Move = (
-            room, tuple(o[:3] for o in ordered), tuple(o[3] for o in ordered), tuple(closed), tuple(gain), tuple(avail)
+            room, tuple(o[:4] for o in ordered), tuple(o[4] for o in ordered), tuple(closed), tuple(gain), tuple(avail)
         )
         same = (move[0], move[1], move[4], tuple(sorted(move[5])))  # alike kinds of a step swap freely
         old = found.get(same)
@@ -341,7 +376,7 @@ def _moves(
                 if (v, kk) < after or not usable(avail[kk], v, protect):
                     continue
                 take(kk, v)
-                work.append((v, 1, bottom, (-1, kk)))
+                work.append((v, 1, bottom, link_of(kk, v), (-1, kk)))
                 for u in range(2, v + 1):
                     need[u] += 2
                 start_new((v, kk), room, within, need)
@@ -359,16 +394,16 @@ def _moves(
                 for u in range(2, min(w, top) + 1):
                     within[u] += c
             need = [0] * (top + 1)
-            for w, m, _, _ in work:
+            for w, m, _, _, _ in work:
                 for u in range(2, w + 1):
                     need[u] += max(m, 2)
                     if need[u] > within[u]:
                         return
             start_new((0, 0), _room(caps), within, need)
             return
-        width, length, started_below = opens[i]
+        width, length, started_below, link = opens[i]
         alike = i + 1 < len(opens) and opens[i + 1] == opens[i]
-        if length >= 2 and least < 0:  # end the piece before this step
+        if length >= 2 and least == -1:  # end the piece before this step
             closed.append(i)
             tried: set[tuple[int, int]] = set()
             for cap in caps:
@@ -380,11 +415,15 @@ def _moves(
             closed.pop()
         if (started_below and late) or not any(w >= width and c > length for w, c in caps):
             return
-        for kk in kinds_here:
+        if link >= 0 and least < 0:  # skip this step, to take the linked kind two steps up
+            work.append((width, length, started_below, -2 - link, (i, -1)))
+            carry_on(i + 1, -2 if alike else -1)
+            work.pop()
+        for kk in kinds_here if link > -2 else [-2 - link]:
             if kk < least or not usable(avail[kk], width, protect):
                 continue
             take(kk, width)
-            work.append((width, length + 1, started_below, (i, kk)))
+            work.append((width, length + 1, started_below, link_of(kk, width), (i, kk)))
             carry_on(i + 1, kk if alike else -1)
             work.pop()
             give_back(kk, width)
@@ -409,14 +448,14 @@ def _bound(frame: _Frame, supply: int) -> int:
     return min(_frame_room(frame), supply)  # _NONE stays _NONE: supply ≥ 0
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=4096)
 def _frame_room(frame: _Frame) -> int:
     """``_bound`` but for the copies left (cached by value)."""
     free, opens = frame
     room = sum([w * c for w, c in free])
-    for v, m, _ in opens:
+    for v, m, _, _ in opens:
         room -= m * min([w for w, c in free if w >= v and c >= max(m, 2)], default=100)
-    if room < 0 or (len(opens) > 1 and not _closings(free, tuple([(v, max(m, 2), b) for v, m, b in opens]))):
+    if room < 0 or (len(opens) > 1 and not _closings(free, tuple([(v, max(m, 2), b, s) for v, m, b, s in opens]))):
         return _NONE
     return room
 
@@ -424,9 +463,10 @@ def _frame_room(frame: _Frame) -> int:
 _Reach = tuple[tuple[tuple[_Frame, int], ...], int]
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=2048)
 def _reach(
-    frame: _Frame, gap: bool, copies: tuple[int, ...], bottom: bool, late: bool, protect: bool, top: int
+    frame: _Frame, gap: bool, copies: tuple[int, ...], bottom: bool, late: bool, skips: tuple[int, ...],
+    aims: tuple[int, ...], protect: bool, top: int,
 ) -> _Reach:
     """The frames one step (holding ``copies``, see ``_moves``) leads ``frame`` to,
     each with the most tractor cards gained on the way, in the order first met;
@@ -435,7 +475,7 @@ def _reach(
     most: dict[_Frame, int] = {}
     units = 0
     for start in [(free, ()) for free in _closings(*frame)] if gap else [frame]:
-        moves = _moves(*start, copies, bottom, late, protect, top)
+        moves = _moves(*start, copies, bottom, late, protect, top, skips, aims)
         units += len(moves)
         for move in moves:
             after: _Frame = (move[0], move[1])
@@ -528,18 +568,25 @@ def _run(
     # Only runs of two or more steps holding a tuple can host a tractor piece; every
     # other kind goes straight into the starting histogram.
     pairable = [p.pairable for p in line]
-    hosts = [
-        i for i, p in enumerate(line)
-        if p.bottom or p.kinds[0] == ace_kind
-        or (pairable[i] and ((i > 0 and pairable[i - 1]) or (i + 1 < len(line) and pairable[i + 1])))
-    ] if slots else []
+    hosts = sorted(
+        {
+            i for i, p in enumerate(line)
+            if p.bottom or p.kinds[0] == ace_kind
+            or (pairable[i] and ((i > 0 and p.linked and pairable[i - 1])
+                                 or (i + 1 < len(line) and line[i + 1].linked and pairable[i + 1])))
+        }
+        | {  # a kind linked two steps up: both ends and the step between (it is skipped)
+            i + d for i, p in enumerate(line) for kk, t in enumerate(p.skips)
+            if t >= 0 and p.avail[kk] >= 2 and line[i + 2].avail[t] >= 2 for d in range(3)
+        }
+    ) if slots else []
     base: Hist = (0, 0, 0)
     hosted = set(hosts)
     for i, p in enumerate(line):
         if i not in hosted and p.pairable:
             held = p.hist
             base = (base[0] + held[0], base[1] + held[1], base[2] + held[2])
-    gap = [k == 0 or hosts[k] != hosts[k - 1] + 1 for k in range(len(hosts))]
+    gap = [k == 0 or hosts[k] != hosts[k - 1] + 1 or not line[hosts[k]].linked for k in range(len(hosts))]
     move_memo: dict[tuple[int, _Frame], tuple[_Move, ...]] = {}
     close_memo: dict[_Frame, tuple[_Room, ...]] = {}
 
@@ -547,7 +594,9 @@ def _run(
         got = move_memo.get((k, frame))
         if got is None:
             pos = line[hosts[k]]
-            got = move_memo[(k, frame)] = _moves(*frame, pos.avail, pos.bottom, hosts[k] > bottom_limit, protect, top)
+            got = move_memo[(k, frame)] = _moves(
+                *frame, pos.avail, pos.bottom, hosts[k] > bottom_limit, protect, top, pos.skips, pos.aims
+            )
         return got
 
     def closings(frame: _Frame) -> tuple[_Room, ...]:
@@ -560,7 +609,7 @@ def _run(
     # the way the most the rest of the suit can add to it.  ``T`` outranks every tuple
     # count, so pass 2 keeps only states that can still reach ``T*``.
     first: _Frame = (_room([(s.width, s.length) for s in slots]), ())
-    at = [(line[i].avail, line[i].bottom, i > bottom_limit) for i in hosts]
+    at = [(line[i].avail, line[i].bottom, i > bottom_limit, line[i].skips, line[i].aims) for i in hosts]
 
     def step_to(k: int, frame: _Frame) -> _Reach:
         return _reach(frame, gap[k], *at[k], protect, top)
@@ -684,14 +733,14 @@ def _replay(chain: object, gap: Sequence[bool], line: Sequence[_Position], hosts
     kinds: list[tuple[int, ...]] = []
     for k, move in enumerate(moves):
         if gap[k]:
-            pieces += [(Shape(v, m), at) for (v, m, _), at in zip(opens, kinds, strict=True)]
+            pieces += [(Shape(v, m), at) for (v, m, _, _), at in zip(opens, kinds, strict=True)]
             opens, kinds = (), []
         new_free, new_opens, source, ended, _, _ = move
         pieces += [(Shape(opens[j][0], opens[j][1]), kinds[j]) for j in ended]
         here = line[hosts[k]].kinds
-        kinds = [(here[kk],) if j < 0 else (*kinds[j], here[kk]) for j, kk in source]
+        kinds = [(here[kk],) if j < 0 else kinds[j] if kk < 0 else (*kinds[j], here[kk]) for j, kk in source]
         opens = new_opens
-    pieces += [(Shape(v, m), at) for (v, m, _), at in zip(opens, kinds, strict=True)]
+    pieces += [(Shape(v, m), at) for (v, m, _, _), at in zip(opens, kinds, strict=True)]
     return pieces
 
 

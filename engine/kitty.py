@@ -8,6 +8,8 @@ side.  Option ``kitty_multiplier`` picks the formula:
   largest unit of the lead (a throw counts its largest unit), capped by
   ``kitty_cap``: single 2, pair 4, triple 8, 4455 16, 445566 / 444555 64.
 * ``linear`` (seed 001 first rule): 2 × cards of the largest unit.
+* ``flat`` (jding92/shengji-online): a tractor anywhere in the lead ×8, else a
+  tuple ×4, else ×2.
 * ``lianzhong`` (seed 003 扣底): a triple tractor of length L 2·3^L (and no
   other shape counts), else a triple 6, else a pair tractor 2·2^L, else a
   pair 4, else 2.
@@ -181,6 +183,11 @@ def _multiplier(units: tuple[Unit, ...], kind: KittyMultiplier, cap: int, trumps
     if kind == KittyMultiplier.LINEAR:
         m = 2 * largest.size
         return m, largest, [_unit_reason("kitty.multiplier.linear", largest, n=m)]
+    if kind == KittyMultiplier.FLAT:
+        unit = next((u for u in units if u.length > 1), None) or next((u for u in units if u.width > 1), largest)
+        m = 8 if unit.length > 1 else 4 if unit.width > 1 else 2
+        form = "tractor" if m == 8 else "tuple" if m == 4 else "singles"
+        return m, unit, [_unit_reason("kitty.multiplier.flat", unit, form, n=m)]
     if kind == KittyMultiplier.CGC:
         if not trumps:
             return 1, None, [reason("kitty.multiplier.cgc_plain_suit", n=1)]

@@ -22,6 +22,7 @@ from engine.shapes import Shape
 from engine.trump import Trump
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Cards:
     """Cards in the order the reason names them (kinds 0..53)."""
@@ -29,6 +30,7 @@ class Cards:
     cards: tuple[int, ...]
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Seat:
     """A seat, 0..3."""
@@ -36,6 +38,7 @@ class Seat:
     seat: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Team:
     """A team: 0 (seats 0 and 2, called "A") or 1 (seats 1 and 3, "B")."""
@@ -43,6 +46,7 @@ class Team:
     team: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Side:
     """A side of the hand: ``dealer`` or ``defenders``."""
@@ -50,6 +54,7 @@ class Side:
     side: str
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Suit:
     """An effective suit: 0..3 (S, H, C, D) or 4 (trumps)."""
@@ -57,6 +62,7 @@ class Suit:
     suit: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Level:
     """A level: a rank index, 0 ("2") .. 12 ("A")."""
@@ -64,6 +70,7 @@ class Level:
     rank: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Pieces:
     """Shapes counted (largest first) and a number of singles: what a lead
@@ -73,6 +80,7 @@ class Pieces:
     singles: int = 0
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Pattern:
     """What a follow forms or owes: one or more equally good ``alternatives``;
@@ -83,6 +91,7 @@ class Pattern:
     steps: int | None = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Step:
     """A step of the bidding or frying ladder (docs/rules.md §9): ``count``
@@ -94,6 +103,7 @@ class Step:
     suit: int | None = None
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class Points:
     """A number of card points (``20 points`` / ``20分``) where another count is the reason's ``n``."""
@@ -101,6 +111,7 @@ class Points:
     points: int
 
 
+@quick_init
 @dataclass(frozen=True, slots=True)
 class SeatCounts:
     """A count per seat (``seat 1: 3, seat 2: 1``)."""
@@ -185,7 +196,7 @@ REASONS: dict[str, dict[str, type]] = {
     **{
         f"trick.{code}/{mode}": {"seat": Seat}
         for code in ("beats", "does_not_beat")
-        for mode in ("largest_unit", "all_units", "highest_card")
+        for mode in ("largest_unit", "all_units", "dominance", "highest_card")
     },
     "trick.throw_not_judged": {},
     # throw (§4)
@@ -199,6 +210,10 @@ REASONS: dict[str, dict[str, type]] = {
     "throw.forced.lowest_failed": {"shape": Shape, "cards": Cards},
     "throw.penalty.match_point": {"seat": Seat, "n": int},
     "throw.penalty.points_per_card": {"team": Team, "per": int, "cards": int, "n": int},
+    "throw.penalty.points_per_failed_card": {"team": Team, "per": int, "cards": int, "n": int},
+    "throw.penalty.points_per_throw": {"team": Team, "n": int},
+    "throw.refused_others_void": {"suit": Suit, "n": int},
+    "throw.forced_lowest_card": {"cards": Cards},
     "throw.single_unit": {"shape": Shape, "cards": Cards},
     "throw.stands": {"suit": Suit, "n": int},
     # kitty (§7)
@@ -206,6 +221,7 @@ REASONS: dict[str, dict[str, type]] = {
     "kitty.multiplier.power_of_two": _PIECE,
     "kitty.multiplier.capped": {"n": int},
     "kitty.multiplier.linear": _PIECE,
+    **{f"kitty.multiplier.flat/{form}": _PIECE for form in ("tractor", "tuple", "singles")},
     "kitty.multiplier.cgc_plain_suit": {"n": int},
     "kitty.multiplier.cgc": _PIECE,
     "kitty.multiplier.transfer": _PIECE,
@@ -245,6 +261,7 @@ REASONS: dict[str, dict[str, type]] = {
     "throw.attempt_impossible/mixed_suits": {"trick": int, "seat": Seat, "cards": Cards, "missing": Cards},
     "throw.failed": {"trick": int, "seat": Seat, "cards": Cards, "forced": Cards, "why": Reason},
     "throw.wrongly_refused": {"trick": int, "seat": Seat, "cards": Cards},
+    "throw.into_void": {"trick": int, "seat": Seat, "cards": Cards},
     "throw.wrong_forced_play": {"trick": int, "seat": Seat, "cards": Cards, "forced": Cards, "played": Cards},
     # bids (§9)
     "bid.single_joker": {"cards": Cards},

@@ -38,12 +38,10 @@ from engine.reasons import (
     Suit,
     Team,
 )
+from engine.settle import TEAM_NAMES
 from engine.shapes import Shape
 from engine.trump import TRUMP, Trump
 from service import i18n
-
-TEAM_NAMES = ("A", "B")
-"""The teams as the API names them: A (seats 0 and 2), B (seats 1 and 3)."""
 
 
 class MissingMessage(LookupError):
@@ -68,7 +66,7 @@ def check(reason: Reason) -> None:
         raise MissingMessage(f"not a reason engine.reasons.REASONS lists: {reason!r}")
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)
 def render(reason: Reason, tag: str) -> str:
     """``reason`` worded in the catalog ``tag`` (cached: the same reasons recur;
     each is checked against ``engine.reasons.REASONS`` when first worded)."""

@@ -56,6 +56,9 @@ FOLLOW_VERDICTS: dict[str, tuple[bool | None, list[str], int, list[tuple[int, in
     "36-card lead of tractors, classic patterns": (False, ["follow.must_play_tractor"], 24, [(2, 17)]),
     "38-card lead of tractors, level A": (False, ["follow.must_play_tractor"], 28, [(2, 17)]),
     "30-card lead with quad tractors, four-deck-cgc": (False, ["follow.must_play_tractor"], 26, [(3, 2), (2, 12)]),
+    # the four-deck preset's own links (level_constant_tractors): ♠2♠2♠10♠10 and the like join
+    "six 2-pair tractors in trumps, level-constant links": (None, [], 24, [(2, 12)]),
+    "five 2-pair tractors, level-constant links": (None, [], 20, [(2, 10)]),
 }
 
 
@@ -66,6 +69,8 @@ OVER_BUDGET = {
     "36-card lead of tractors, classic patterns",  # 3,576
     "30-card lead with quad tractors, four-deck-cgc",  # 4,227
     "2-pair and triple tractors through /v1/trick with hands",  # 947: its follows' together
+    "six 2-pair tractors in trumps, level-constant links",  # 6,393
+    "five 2-pair tractors, level-constant links",  # 2,692
 }
 
 

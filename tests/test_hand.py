@@ -343,3 +343,18 @@ def test_each_trick_is_what_the_checked_calls_answer(name: str) -> None:
             for lang in ("en", "zh-Hans", "zh-Hant"):
                 assert trick_json(a.result, lang) == trick_json(whole, lang)
                 assert throw_json(a.throw, lang) == throw_json(throw, lang)
+
+
+@pytest.mark.parametrize(("rules", "flagged"), [("four-deck", True), ("two-deck", False)])
+def test_a_throw_into_a_void_is_flagged(api: Any, rules: str, flagged: bool) -> None:
+    """docs/rules.md §4 throw_when_others_void: /v1/hand reports a throw nobody else could follow
+    in suit (refused in four-deck, seed 000 四副); under two-deck the same throw simply stands."""
+    payload = {
+        "rules": rules, "trump": {"level": "3", "suit": "H"}, "dealer": 0, "levels": {"A": "3", "B": "3"},
+        "hands": {"0": ["AS", "KS"], "1": ["4C", "5C"], "2": ["6D", "7D"], "3": ["8C", "9C"]}, "kitty": [],
+        "tricks": [{"leader": 0, "plays": [["AS", "KS"], ["4C", "5C"], ["6D", "7D"], ["8C", "9C"]]}],
+    }
+    resp = api.post("/v1/hand", payload)
+    assert resp.status_code == 200
+    codes = [(v["trick"], v["seat"], v["code"]) for v in resp.json["violations"]]
+    assert ((0, 0, "throw.into_void") in codes) is flagged
