@@ -42,26 +42,24 @@ CACHES: tuple[Cache, ...] = (
     # the boundaries
     Cache(rules.preset, "preset name", None),
     Cache(trump.trump_order, "(trump, rules)", 512),
-    Cache(suit.suit_view, "(trump order, effective suit)", 512),
+    Cache(suit.suit_view, "(trump order, effective suit, protect)", 512),
     Cache(units._decompose, "(sorted cards, trump order)", 4096),
     Cache(lead.lead_of, "(sorted cards, trump order, follow_patterns)", 1024),
     Cache(lead.lead_form, "(unit shapes, suit, follow_patterns)", 512),
-    Cache(follow._obligation_for, "(lead form, suit view, counts, follow_draw, protect)", 512),
+    Cache(follow._obligation_for, "(lead form, suit view (with protect), counts, follow_draw)", 512),
+    Cache(follow._reached, "(lead form, suit view, play counts): the measure of a follow", 4096),
     Cache(trick._arrangements, "(sorted play, lead form, trump order, wider_shape_beats, decks, comparison)", 4096),
     Cache(trick._single_arrangements, "(sorted play, lead form, powers, suit, comparison): a lead of singles", 2048),
     # follow: pattern ladders and the generic programme
-    Cache(follow._first_step, "(suit view, counts, follow_patterns, lead shape, protect)", 1024),
+    Cache(follow._first_step, "(suit view (with protect), counts, follow_patterns, lead shape)", 1024),
     Cache(follow._ladder_plans, "(follow_patterns, lead shape)", 256),
-    Cache(follow._pattern_structure, "(step, follow_patterns, lead shape, cards)", 4096),
-    Cache(follow._generic_structure_of, "(score, piece shapes, cards)", 4096),
-    Cache(follow._requirement, "(suit, lead cards, held, cards, rule, structure)", 4096),
     Cache(follow._lowest_first, "(trump order, suit)", 4096),
     Cache(generic._generic_score, "(suit view, counts, lead shape, protect)", 1024),
     Cache(generic._greedy_score, "(histogram, lead shape, protect)", 4096),
     Cache(generic._position, "(kinds, copies, bottom, limit, links two steps up, linked below)", 4096),
     Cache(generic._closings, "(free lead tractors, open pieces)", 2048),
     Cache(generic._moves, "(frame, copies, bottom, late, protect, widest, links two steps up)", 2048),
-    Cache(generic._frame_room, "(frame)", 4096),
+    Cache(generic._frame_room, "(frame)", 2048),
     Cache(generic._reach, "(frame, gap, copies, bottom, late, links two steps up, protect, widest)", 2048),
     Cache(generic._tail, "(histogram, free lead tractors, tuples, widest, protect)", 4096),
     # trick, throw, kitty, bids
@@ -79,10 +77,10 @@ CACHES: tuple[Cache, ...] = (
 )
 
 
-# Bytes per entry, measured (bench/cache_memory.py, 2026-12-01, 2,100 and 3,150 fresh
-# heavy requests): Python's allocations for the key, the result and the cache's own
-# link, the larger of the two orders of emptying (objects shared between caches
-# counted with each), rounded up to 8 bytes.
+# Bytes per entry, measured (bench/cache_memory.py, 2026-12-01: 2,100 and 3,150 fresh
+# heavy requests, before and after these bounds): Python's allocations for the key,
+# the result and the cache's own link, the largest of the runs, both orders of
+# emptying (objects shared between caches counted with each), rounded up to 8 bytes.
 ENTRY_BYTES: dict[str, int] = {
     "trump.trump_order": 6536,  # measured alone (520 orders built afresh): its orders are also held by the suit views
     "suit.suit_view": 2904,
@@ -90,22 +88,20 @@ ENTRY_BYTES: dict[str, int] = {
     "lead.lead_of": 528,
     "lead.lead_form": 688,
     "follow._obligation_for": 344,
+    "follow._reached": 800,  # estimated (bench/cache_memory.py not re-run): a count vector and a structure
     "trick._arrangements": 680,
-    "trick._single_arrangements": 320,
+    "trick._single_arrangements": 328,
     "follow._first_step": 648,
     "follow._ladder_plans": 752,
-    "follow._pattern_structure": 88,
-    "follow._generic_structure_of": 528,
-    "follow._requirement": 192,
     "follow._lowest_first": 416,
     "generic._generic_score": 680,
-    "generic._greedy_score": 216,
+    "generic._greedy_score": 224,
     "generic._position": 264,
     "generic._closings": 656,
     "generic._moves": 2312,
-    "generic._frame_room": 192,
+    "generic._frame_room": 456,
     "generic._reach": 1128,
-    "generic._tail": 328,
+    "generic._tail": 336,
     "trick._serving": 168,
     "trick._single": 16,
     "kitty._kitty_multiplier": 608,
@@ -115,7 +111,7 @@ ENTRY_BYTES: dict[str, int] = {
     "follow._describe_requirement": 288,
     "follow._suit_reason": 480,
     "throw._single_unit": 552,
-    "trick._play_reasons": 520,
+    "trick._play_reasons": 552,
 }
 
 BYTE_BUDGET = 40 * 1024 * 1024
