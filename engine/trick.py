@@ -39,8 +39,8 @@ from functools import lru_cache
 from engine.cards import card_str, check_copies, points
 from engine.errors import InvalidInput, Problem
 from engine.follow import Follow, FollowVerdict, judge_follow
-from engine.lead import LeadForm, LeadWords, lead_of
-from engine.reasons import Reason
+from engine.lead import LeadForm, lead_of
+from engine.reasons import Reason, Seat, Suit, reason
 from engine.records import quick_init
 from engine.rules import RuffShape, Rules, ThrowComparison
 from engine.shapes import (
@@ -492,81 +492,37 @@ def _role(i: int, play: Sequence[int], led: int, matched: bool, suit_of: tuple[i
 
 @lru_cache(maxsize=4096)
 def _play_reasons(
-    role: str, words: LeadWords, throw: bool, seat: int, matched: bool, won: bool, best_seat: int, mode: ThrowComparison
+    role: str, form: LeadForm, seat: int, matched: bool, won: bool, best_seat: int, mode: ThrowComparison
 ) -> tuple[Reason, ...]:
     """A play's reasons in the trick: its role and, for a follow or a ruff, how
     it compared with the best play so far (cached by value: a few dozen per lead form)."""
-    role_reason = _role_reason(role, words, throw, seat)
+    role_reason = _role_reason(role, form, seat)
     if role == "follow" or role == "ruff":
-        return (role_reason, _compare_reason(matched, won, best_seat, words, mode))
+        return (role_reason, _compare_reason(matched, won, best_seat, form, mode))
     return (role_reason,)
 
 
-def _role_reason(role: str, words: LeadWords, throw: bool, seat: int) -> Reason:
-    """The reason for a play's role."""
+def _role_reason(role: str, form: LeadForm, seat: int) -> Reason:
+    """The reason for a play's role: ``trick.lead`` (form ``throw`` for a throw),
+    ``trick.ruff``, ``trick.discard`` (form ``trumps`` when trumps were led), ``trick.follow``."""
+    suit = Suit(form.suit)
     if role == "lead":
-        return Reason(
-            "trick.lead",
-            f"Seat {seat} leads {words.suit_en}: {words.shape_en}" + (" (a throw)." if throw else "."),
-            f"{seat}号位首家出{words.suit_zh}：{words.shape_zh}" + ("（甩牌）。" if throw else "。"),
-        )
+        return reason("trick.lead", "" if form.single else "throw", seat=Seat(seat), suit=suit, lead=form.pieces)
     if role == "ruff":
-        return Reason(
-            "trick.ruff",
-            f"Trumps the {words.suit_en} lead with its structure ({words.shape_en}): a ruff.",
-            f"用主牌按首家{words.suit_zh}的牌型（{words.shape_zh}）毙牌。",
-        )
-    if role == "discard" and words.suit_en == "trumps":
-        return Reason(
-            "trick.discard",
-            "Not all trumps: a discard, which never wins.",
-            "没有全部出主牌：垫牌，不能获胜。",
-        )
+        return reason("trick.ruff", suit=suit, lead=form.pieces)
     if role == "discard":
-        return Reason(
-            "trick.discard",
-            f"Neither all {words.suit_en} nor all trumps with the lead's structure ({words.shape_en}): "
-            "a discard, which never wins.",
-            f"既不全是{words.suit_zh}，也不是符合首家牌型（{words.shape_zh}）的主牌：垫牌，不能获胜。",
-        )
-    return Reason("trick.follow", f"Follows in {words.suit_en}.", f"跟{words.suit_zh}。")
+        return reason("trick.discard", "trumps" if form.suit == TRUMP else "", suit=suit, lead=form.pieces)
+    return reason("trick.follow", suit=suit)
 
 
-_HOW = {
-    "largest_unit": ("by its largest unit", "按最大牌型比较"),
-    "all_units": ("unit by unit", "逐个牌型比较"),
-    "dominance": ("unit by unit, none weaker and one stronger", "逐个牌型比较（无一较小且至少一个较大）"),
-    "highest_card": ("by its highest card", "按最大的一张牌比较"),
-}
-
-
-def _compare_reason(matched: bool, won: bool, best_seat: int, words: LeadWords, mode: ThrowComparison) -> Reason:
-    """How a follow or ruff compared with the best play so far."""
-    how = _HOW[mode]
+def _compare_reason(matched: bool, won: bool, best_seat: int, form: LeadForm, mode: ThrowComparison) -> Reason:
+    """How a follow or ruff compared with the best play so far (form: the ``throw_comparison``)."""
     if not matched:
-        return Reason(
-            "trick.no_structure",
-            f"Lacks the lead's structure ({words.shape_en}): it cannot win.",
-            f"不具备首家的牌型（{words.shape_zh}），不能获胜。",
-        )
-    if won:
-        return Reason(
-            "trick.beats",
-            f"Beats the best play so far (seat {best_seat}), compared {how[0]}.",
-            f"{how[1]}，大过此前最大的{best_seat}号位。",
-        )
-    return Reason(
-        "trick.does_not_beat",
-        f"Does not beat the best play so far (seat {best_seat}), compared {how[0]}; ties go to the earlier play.",
-        f"{how[1]}，没有大过此前最大的{best_seat}号位（同样大小先出者为大）。",
-    )
+        return reason("trick.no_structure", lead=form.pieces)
+    return reason("trick.beats" if won else "trick.does_not_beat", str(mode), seat=Seat(best_seat))
 
 
-_THROW_NOT_JUDGED = Reason(
-    "trick.throw_not_judged",
-    "A throw: whether it stands depends on the other hands; ask /v1/throw.",
-    "甩牌：能否成功取决于其他玩家的牌，请用 /v1/throw 判定。",
-)
+_THROW_NOT_JUDGED = reason("trick.throw_not_judged")
 
 
 def resolve_trick(trick: Trick) -> TrickResult:
@@ -591,8 +547,7 @@ def resolve_trick(trick: Trick) -> TrickResult:
     lead = lead_of(lead_key, order, rules.follow_patterns, rules.follow_tractors)
     form = lead.form
     measures, won, best = _contest(plays, form, order, rules)
-    led, words, single = form.suit, form.words, form.single
-    throw = not single
+    led, single = form.suit, form.single
     mode = ThrowComparison.LARGEST_UNIT if single else rules.throw_comparison
     suit_of = order.suit
     best_so_far = leader  # the seat of the best play before the current one
@@ -602,7 +557,7 @@ def resolve_trick(trick: Trick) -> TrickResult:
         measure = measures[i]
         matched = measure.strength is not None
         role = _role(i, play, led, matched, suit_of)
-        reasons = _play_reasons(role, words, throw, seat, matched, won[i], best_so_far, mode)
+        reasons = _play_reasons(role, form, seat, matched, won[i], best_so_far, mode)
         legal: bool | None = None
         follow: FollowVerdict | None = None
         if hands is not None and seat in hands:
