@@ -9,8 +9,9 @@ options; its decomposition and form), the obligation of a hand (per lead form,
 suit view, counts and options) and the measure of a play (per play, lead form,
 order and options; a follow's per lead form, suit view and counts).  The rest
 are small caches of words and of the generic programme's transitions, keyed by
-value, the seed ladders' plans (a table per list), and two that bench/instructions.py shows carry more than 2 % of an
-endpoint's instructions: the order in which a follower short of the suit adds other cards (without it
+value, the seed ladders' plans (a table per list), and two that
+bench/instructions.py shows carry more than 2 % of an endpoint's instructions:
+the order in which a follower short of the suit adds other cards (without it
 /v1/trick +23 %, /v1/hand +13 %) and the kitty's multiplier (/v1/kitty +2.7 %).
 tests/test_caches.py checks that this list names every cache of the engine
 with its bound.
@@ -61,7 +62,7 @@ CACHES: tuple[Cache, ...] = (
     Cache(generic._position, "(kinds, copies, bottom, limit, links two steps up, linked below)", 4096),
     Cache(generic._closings, "(free lead tractors, open pieces)", 2048),
     Cache(generic._moves, "(frame, copies, bottom, late, protect, widest, links two steps up)", 2048),
-    Cache(generic._frame_room, "(frame)", 4096),
+    Cache(generic._frame_room, "(frame)", 2048),
     Cache(generic._reach, "(frame, gap, copies, bottom, late, links two steps up, protect, widest)", 2048),
     Cache(generic._tail, "(histogram, free lead tractors, tuples, widest, protect)", 4096),
     # trick, throw, kitty, bids
@@ -80,10 +81,10 @@ CACHES: tuple[Cache, ...] = (
 )
 
 
-# Bytes per entry, measured (bench/cache_memory.py, 2026-12-01, 2,100 and 3,150 fresh
-# heavy requests): Python's allocations for the key, the result and the cache's own
-# link, the larger of the two orders of emptying (objects shared between caches
-# counted with each), rounded up to 8 bytes.
+# Bytes per entry, measured (bench/cache_memory.py, 2026-12-01: 2,100 and 3,150 fresh
+# heavy requests, before and after these bounds): Python's allocations for the key,
+# the result and the cache's own link, the largest of the runs, both orders of
+# emptying (objects shared between caches counted with each), rounded up to 8 bytes.
 ENTRY_BYTES: dict[str, int] = {
     "trump.trump_order": 6536,  # measured alone (520 orders built afresh): its orders are also held by the suit views
     "suit.suit_view": 2904,
@@ -96,13 +97,13 @@ ENTRY_BYTES: dict[str, int] = {
     "follow._ladder_plans": 752,
     "follow._lowest_first": 416,
     "generic._generic_score": 680,
-    "generic._greedy_score": 216,
+    "generic._greedy_score": 224,
     "generic._position": 264,
     "generic._closings": 656,
     "generic._moves": 2312,
-    "generic._frame_room": 192,
+    "generic._frame_room": 456,
     "generic._reach": 1128,
-    "generic._tail": 328,
+    "generic._tail": 336,
     "kitty._kitty_multiplier": 608,
     "bidding._ladder": 1936,
     "bidding._steps": 16216,
@@ -113,7 +114,7 @@ ENTRY_BYTES: dict[str, int] = {
     "follow._describe_requirement": 288,
     "follow._suit_reason": 480,
     "throw._single_unit": 552,
-    "trick._play_reasons": 520,
+    "trick._play_reasons": 552,
 }
 
 BYTE_BUDGET = 40 * 1024 * 1024

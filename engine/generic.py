@@ -448,7 +448,7 @@ def _bound(frame: _Frame, supply: int) -> int:
     return min(_frame_room(frame), supply)  # _NONE stays _NONE: supply ≥ 0
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _frame_room(frame: _Frame) -> int:
     """``_bound`` but for the copies left (cached by value)."""
     free, opens = frame
