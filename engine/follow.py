@@ -362,7 +362,6 @@ def _generic_structure(score: Vector, pieces: Sequence[Placed], lead: LeadShape,
     )
 
 
-@lru_cache(maxsize=1024)
 def _first_step(
     lay: SuitView, counts: tuple[int, ...], patterns: FollowPatterns, lead: Shape
 ) -> tuple[int, tuple[Placed, ...]]:
@@ -380,7 +379,8 @@ def _first_step(
 
 @lru_cache(maxsize=256)
 def _ladder_plans(patterns: FollowPatterns, lead: Shape) -> tuple[tuple[FormPlan, ...], ...]:
-    """The ``form_plan`` of every alternative of the seed list (built once)."""
+    """The ``form_plan`` of every alternative of the seed list (a table built once
+    per list: cold follows under a ladder would otherwise rebuild it twice)."""
     return tuple(tuple(form_plan(alternative) for alternative in step) for step in _ladder(patterns, lead))
 
 

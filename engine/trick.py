@@ -52,7 +52,6 @@ from engine.suit import SuitView, suit_view
 from engine.trump import TRUMP, TrumpOrder
 from engine.units import Unit, decompose, mixed_suit_problems, unit_shapes
 
-ROLES = ("lead", "follow", "ruff", "discard")
 _POINTS = tuple(points(k) for k in range(54))
 Key = tuple[int, int, int]  # (trump over a plain lead, width of the serving shape, rank)
 
@@ -97,7 +96,6 @@ class TrickResult:
     plays: tuple[PlayVerdict, ...]
 
 
-@lru_cache(maxsize=256)
 def _serving(width: int, length: int, wider: bool, decks: int) -> tuple[Shape, ...]:
     """The shapes that may serve a lead unit of ``width`` × ``length``: its own,
     and with ``wider_shape_beats`` every wider one of the same card count (docs/rules.md §3)."""
@@ -105,12 +103,6 @@ def _serving(width: int, length: int, wider: bool, decks: int) -> tuple[Shape, .
     if not wider or width == 1:
         return (own,)
     return (own, *(Shape(w, own.size // w) for w in range(width + 1, min(decks, 4) + 1) if own.size % w == 0))
-
-
-@lru_cache(maxsize=1024)
-def _single(card: int, power: int, suit: int) -> Unit:
-    """A single card as a unit (cached by value)."""
-    return Unit(1, 1, (card,), power, suit)
 
 
 def _unit(lay: SuitView, shape: Shape, at: tuple[int, ...], rank: int) -> Unit:
@@ -136,9 +128,9 @@ def _singles(cards: Sequence[int], powers: Sequence[int], suit: int, bonus: int)
     """A play over a lead of singles (``powers`` aligned with ``cards``, all of
     effective suit ``suit``): every card serves a single, strongest first."""
     if len(cards) == 1:
-        return Arrangement((_single(cards[0], powers[0], suit),), ((bonus, 1, powers[0]),))
+        return Arrangement((Unit(1, 1, (cards[0],), powers[0], suit),), ((bonus, 1, powers[0]),))
     ranked = sorted(zip(cards, powers, strict=True), key=lambda kp: -kp[1])
-    return Arrangement(tuple([_single(k, p, suit) for k, p in ranked]), tuple([(bonus, 1, p) for _, p in ranked]))
+    return Arrangement(tuple([Unit(1, 1, (k,), p, suit) for k, p in ranked]), tuple([(bonus, 1, p) for _, p in ranked]))
 
 
 def _search(
@@ -413,11 +405,7 @@ def _measure(play: Sequence[int], form: LeadForm, order: TrumpOrder, rules: Rule
     cards = tuple(sorted(play)) if len(play) > 1 else tuple(play)
     if rules.ruff_shape is RuffShape.EXACT and order.suit[cards[0]] != form.suit and not _exact(cards, form, order):
         return _UNMATCHED
-    mode = rules.throw_comparison
-    if form.singles:
-        power = order.power
-        return _single_arrangements(cards, form, tuple([power[c] for c in cards]), order.suit[cards[0]], mode)
-    return _arrangements(cards, form, order, rules.wider_shape_beats, rules.decks, mode)
+    return _arrangements(cards, form, order, rules.wider_shape_beats, rules.decks, rules.throw_comparison)
 
 
 def _exact(cards: tuple[int, ...], form: LeadForm, order: TrumpOrder) -> bool:
@@ -430,31 +418,13 @@ def _exact(cards: tuple[int, ...], form: LeadForm, order: TrumpOrder) -> bool:
 def _arrangements(
     cards: tuple[int, ...], form: LeadForm, order: TrumpOrder, wider: bool, decks: int, mode: ThrowComparison
 ) -> _Measure:
-    """``_measure`` of sorted ``cards`` that ``_may_serve`` a lead of ``form``
-    (not all singles), by ``_search``; cached per play and lead form, not the lead's cards."""
+    """``_measure`` of sorted ``cards`` that ``_may_serve`` a lead of ``form``,
+    by ``_search``; cached per play and lead form, not the lead's cards."""
     found = _search(cards, form.shapes, form.suit, order, wider, decks)
     if not found:
         return _UNMATCHED
-    return _measured(found, form, _highest(cards, form.suit, order, mode), mode)
-
-
-@lru_cache(maxsize=2048)
-def _single_arrangements(
-    cards: tuple[int, ...], form: LeadForm, powers: tuple[int, ...], suit: int, mode: ThrowComparison
-) -> _Measure:
-    """``_measure`` of sorted ``cards`` of effective suit ``suit`` and powers
-    ``powers`` that ``_may_serve`` a lead of singles: nothing else of the order
-    matters then (``_search``), so it is cached by those values, which recur
-    across hands and trumps."""
-    bonus = 1 if suit != form.suit else 0
-    found = (_singles(cards, powers, suit, bonus),)
-    return _measured(found, form, (bonus, max(powers)) if mode == ThrowComparison.HIGHEST_CARD else None, mode)
-
-
-def _measured(
-    found: tuple[Arrangement, ...], form: LeadForm, highest: tuple[int, int] | None, mode: ThrowComparison
-) -> _Measure:
-    return _Measure(found, _strength(found, form.shapes, form.largest, highest, mode), _strongest(found, form.largest))
+    strength = _strength(found, form.shapes, form.largest, _highest(cards, form.suit, order, mode), mode)
+    return _Measure(found, strength, _strongest(found, form.largest))
 
 
 def _contest(
