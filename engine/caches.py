@@ -56,10 +56,10 @@ CACHES: tuple[Cache, ...] = (
     Cache(trick._arrangements, "(sorted play, lead form, trump order, wider_shape_beats, decks, comparison)", 4096),
     # follow: pattern ladders and the generic programme
     Cache(follow._ladder_plans, "(follow_patterns, lead shape)", 256),
-    Cache(follow._lowest_first, "(trump order, suit)", 4096),
+    Cache(follow._lowest_first, "(trump order, suit)", 2048),
     Cache(generic._generic_score, "(suit view, counts, lead shape, protect)", 1024),
     Cache(generic._greedy_score, "(histogram, lead shape, protect)", 4096),
-    Cache(generic._position, "(kinds, copies, bottom, limit, links two steps up, linked below)", 4096),
+    Cache(generic._position, "(kinds, copies, bottom, limit, links two steps up, linked below)", 2048),
     Cache(generic._closings, "(free lead tractors, open pieces)", 2048),
     Cache(generic._moves, "(frame, copies, bottom, late, protect, widest, links two steps up)", 2048),
     Cache(generic._frame_room, "(frame)", 2048),
@@ -82,15 +82,16 @@ CACHES: tuple[Cache, ...] = (
 
 
 # Bytes per entry, measured (bench/cache_memory.py, 2026-12-01: 2,100 and 3,150 fresh
-# heavy requests, before and after these bounds): Python's allocations for the key,
+# heavy requests, before and after these bounds, and after the generic rule's keys
+# gained the links two steps up): Python's allocations for the key,
 # the result and the cache's own link, the largest of the runs, both orders of
 # emptying (objects shared between caches counted with each), rounded up to 8 bytes.
 ENTRY_BYTES: dict[str, int] = {
     "trump.trump_order": 6536,  # measured alone (520 orders built afresh): its orders are also held by the suit views
-    "suit.suit_view": 2904,
+    "suit.suit_view": 4408,
     "units._decompose": 248,
     "lead.lead_of": 528,
-    "lead.lead_form": 688,
+    "lead.lead_form": 712,
     "follow._obligation_for": 344,
     "follow._reached": 800,  # estimated (bench/cache_memory.py not re-run): a count vector and a structure
     "trick._arrangements": 680,
@@ -98,14 +99,14 @@ ENTRY_BYTES: dict[str, int] = {
     "follow._lowest_first": 416,
     "generic._generic_score": 680,
     "generic._greedy_score": 224,
-    "generic._position": 264,
-    "generic._closings": 656,
-    "generic._moves": 2312,
+    "generic._position": 440,
+    "generic._closings": 664,
+    "generic._moves": 2344,
     "generic._frame_room": 456,
     "generic._reach": 1128,
-    "generic._tail": 336,
+    "generic._tail": 344,
     "kitty._kitty_multiplier": 608,
-    "bidding._ladder": 1936,
+    "bidding._ladder": 1960,
     "bidding._steps": 16216,
     "lead._words": 304,
     "shapes._describe_pieces": 352,

@@ -631,7 +631,7 @@ def _reached(form: LeadForm, lay: SuitView, counts: tuple[int, ...]) -> tuple[St
     return _generic_structure(score, pieces, form.generic, form.cards), units
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _lowest_first(order: TrumpOrder, suit: int) -> tuple[bytes, tuple[int, ...]]:
     """The order in which a follower short of ``suit`` adds other cards: lowest
     first, by power, then effective suit, then kind.  Returns each kind's place
