@@ -288,3 +288,21 @@ def test_botzone_kitty_and_settle() -> None:
     assert (s.team, s.levels_gained) == (1, 1)
     s = settle(r, 0, 0, (0, 0))
     assert (s.team, s.levels_gained) == (0, 3)
+
+
+# rbtying/shengji core/src/scoring.rs test_level_deltas, two decks, no bonus level: the attackers'
+# points → (attackers' levels, landlord's levels, landlord won).  Its negative scores (-40 → 4,
+# -80 → 5) cannot arise under the preset's rules (no dealer dig, no throw penalty): not transcribed.
+SHENGJI_LEVELS = [
+    (0, 0, 3, True), (5, 0, 2, True), (35, 0, 2, True), (40, 0, 1, True), (75, 0, 1, True),
+    (80, 0, 0, False), (115, 0, 0, False), (120, 1, 0, False), (155, 1, 0, False), (160, 2, 0, False),
+    (195, 2, 0, False), (200, 3, 0, False), (235, 3, 0, False), (240, 4, 0, False), (280, 5, 0, False),
+]
+
+
+@pytest.mark.parametrize(("points", "attackers", "landlord", "landlord_won"), SHENGJI_LEVELS,
+                         ids=[f"test_level_deltas: {c[0]}" for c in SHENGJI_LEVELS])
+def test_shengji_io_level_deltas(points: int, attackers: int, landlord: int, landlord_won: bool) -> None:
+    s = settle(rules_from_json(SHENGJI), 0, points, (0, 0))
+    assert (s.team == 0) is landlord_won
+    assert s.levels_gained == (landlord if landlord_won else attackers)
