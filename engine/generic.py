@@ -744,7 +744,7 @@ def _replay(chain: object, gap: Sequence[bool], line: Sequence[_Position], hosts
     return pieces
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _tail(hist: Hist, free: _Room, tuples: tuple[int, ...], top: int, protect: bool) -> list[int]:
     """The greedy tuple placement over the lead's tuples and its tractors' free positions."""
     return _tuples_on_hist(hist, list(tuples) + [w for w, c in free for _ in range(c)], top, protect)
