@@ -1,98 +1,165 @@
 """service.fastload: the lean path through the request schemas loads exactly as
 ``Schema.load`` does (the same result, or the same ValidationError messages, so
 the same 422 pointers), for every schema of every endpoint, on valid bodies and
-on bodies mutated at random (hypothesis)."""
+on bodies mutated at random (hypothesis); a valid body takes the lean path (the
+schema's ``load`` is never called), any other falls back to ``load`` once; and
+each endpoint of the real app answers a body ``Schema.load`` refuses with exactly
+those messages at those pointers.  Public calls only: ``fast_load``, the request
+schemas' classes, ``Schema.load``, the app's routes."""
 
 from __future__ import annotations
 
 import copy
-from importlib import import_module
-from pkgutil import iter_modules
+import json
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from marshmallow import Schema, ValidationError, fields
 
-import service.routes
 from bench.bodies import BODIES
-from service.fastload import _Slow, fast_load, loader
+from service.app import create_app
+from service.fastload import fast_load
+from service.routes.analyze import AnalyzeRequest
+from service.routes.bid import BidRequest, ResolveRequest
+from service.routes.follow import FollowRequest
+from service.routes.hand import HandRequest
+from service.routes.kitty import KittyRequest
+from service.routes.settle import SettleRequest
+from service.routes.throw import ThrowRequest
+from service.routes.trick import TrickRequest
 
-
-def _schemas() -> dict[str, Schema]:
-    """Every schema instance a route module loads bodies with."""
-    found: dict[str, Schema] = {}
-    for info in iter_modules(service.routes.__path__):
-        module = import_module(f"service.routes.{info.name}")
-        for name, value in vars(module).items():
-            if isinstance(value, Schema):
-                found[f"{info.name}.{name}"] = value
-    return found
-
-
-SCHEMAS = _schemas()
-BY_PATH = {
-    "/v1/analyze": "analyze._schema",
-    "/v1/follow": "follow._schema",
-    "/v1/trick": "trick._schema",
-    "/v1/throw": "throw._schema",
-    "/v1/kitty": "kitty._schema",
-    "/v1/settle": "settle._schema",
-    "/v1/bid": "bid._bid_schema",
-    "/v1/bid/resolve": "bid._resolve_schema",
-    "/v1/hand": "hand._schema",
+BY_PATH: dict[str, type[Schema]] = {
+    "/v1/analyze": AnalyzeRequest,
+    "/v1/follow": FollowRequest,
+    "/v1/trick": TrickRequest,
+    "/v1/throw": ThrowRequest,
+    "/v1/kitty": KittyRequest,
+    "/v1/settle": SettleRequest,
+    "/v1/bid": BidRequest,
+    "/v1/bid/resolve": ResolveRequest,
+    "/v1/hand": HandRequest,
 }
-
-# valid bodies beyond bench/bodies.py: the other request forms and optional fields
-EXTRA: list[tuple[str, dict[str, Any]]] = [
-    ("kitty._schema", {"trump": {"level": "2", "suit": None}, "dealer": 1, "kitty": ["5S", "10S"],
-                       "last_lead": ["AS", "AS"], "winner": 2, "won_with_trumps": False,
-                       "defender_points": 60}),
-    ("trick._schema", {"rules": {"preset": "four-deck", "throw_comparison": "largest_unit"},
-                       "trump": {"level": "A", "suit": "S"}, "leader": 3,
-                       "plays": [["3h"], ["A♥"], ["th"], ["小王"]], "hands": None}),
-    ("bid._bid_schema", {"trump": {"level": "2"}, "standing": None, "bid": {"seat": 3, "cards": ["2D"]}}),
-    ("bid._resolve_schema", {"rules": "three-deck", "trump": {"level": "K"}, "bids": [], "kitty": None}),
-    ("follow._schema", {"trump": {"level": "10", "suit": "H"}, "lead": ["AS"], "hand": ["KS", "2H"]}),
-]
+PATH_OF = {cls.__name__: path for path, cls in BY_PATH.items()}
 
 
-def _valid() -> list[tuple[str, dict[str, Any]]]:
-    bodies = [(BY_PATH[path], body) for path, body in BODIES.values()]
-    return bodies + EXTRA
+class Counted:
+    """Per request class, a subclass whose public ``load`` counts its calls: the lean
+    path never calls it, the fallback calls it once."""
+
+    def __init__(self, cls: type[Schema]) -> None:
+        counter = self
+
+        class Counting(cls):  # type: ignore[valid-type, misc]
+            def load(self, *args: Any, **kwargs: Any) -> Any:
+                counter.calls += 1
+                return super().load(*args, **kwargs)
+
+        Counting.__name__ = cls.__name__
+        self.calls = 0
+        self.schema = Counting()
 
 
-VALID = _valid()
+SCHEMAS: dict[str, Schema] = {cls.__name__: cls() for cls in BY_PATH.values()}
+COUNTED = {name: Counted(type(schema)) for name, schema in SCHEMAS.items()}
+APP = create_app()
 
 
-def _outcome(load: Any, schema: Schema, data: Any) -> tuple[str, Any]:
-    try:
-        return ("ok", load(schema, data))
-    except ValidationError as exc:
-        return ("error", exc.messages)
-
-
-def _same(schema: Schema, data: Any) -> None:
-    slow = _outcome(lambda s, d: s.load(d), schema, copy.deepcopy(data))
-    fast = _outcome(fast_load, schema, copy.deepcopy(data))
-    assert fast == slow
-
-
-def test_every_endpoint_schema_is_covered() -> None:
-    assert set(BY_PATH.values()) <= set(SCHEMAS)
-    assert {name for name, _ in VALID} == set(SCHEMAS)
-
-
-def _schemas_within(schema: Schema) -> list[Schema]:
+def schemas_within(schema: Schema) -> list[Schema]:
     """``schema`` and every schema nested in it (in a list or not)."""
     found = [schema]
     for field in schema.fields.values():
         while isinstance(field, fields.List):
             field = field.inner
         if isinstance(field, fields.Nested):
-            found += _schemas_within(field.schema)
+            found += schemas_within(field.schema)
     return found
+
+
+# valid bodies beyond bench/bodies.py: the other request forms and optional fields
+EXTRA: list[tuple[str, dict[str, Any]]] = [
+    ("KittyRequest", {"trump": {"level": "2", "suit": None}, "dealer": 1, "kitty": ["5S", "10S"],
+                       "last_lead": ["AS", "AS"], "winner": 2, "won_with_trumps": False,
+                       "defender_points": 60}),
+    ("TrickRequest", {"rules": {"preset": "four-deck", "throw_comparison": "largest_unit"},
+                       "trump": {"level": "A", "suit": "S"}, "leader": 3,
+                       "plays": [["3h"], ["A♥"], ["th"], ["小王"]], "hands": None}),
+    ("BidRequest", {"trump": {"level": "2"}, "standing": None, "bid": {"seat": 3, "cards": ["2D"]}}),
+    ("ResolveRequest", {"rules": "three-deck", "trump": {"level": "K"}, "bids": [], "kitty": None}),
+    ("FollowRequest", {"trump": {"level": "10", "suit": "H"}, "lead": ["AS"], "hand": ["KS", "2H"]}),
+]
+
+
+def _valid() -> list[tuple[str, dict[str, Any]]]:
+    bodies = [(BY_PATH[path].__name__, body) for path, body in BODIES.values()]
+    return bodies + EXTRA
+
+
+VALID = _valid()
+
+
+def _outcome(load: Any, data: Any) -> tuple[str, Any]:
+    try:
+        return ("ok", load(data))
+    except ValidationError as exc:
+        return ("error", exc.messages)
+
+
+def _same(name: str, data: Any) -> tuple[str, Any]:
+    """``fast_load``'s outcome on ``data``, checked equal to ``Schema.load``'s."""
+    schema = SCHEMAS[name]
+    slow = _outcome(schema.load, copy.deepcopy(data))
+    fast = _outcome(lambda d: fast_load(schema, d), copy.deepcopy(data))
+    assert fast == slow
+    return slow
+
+
+def _load_calls(name: str, data: Any) -> int:
+    """How often ``fast_load`` calls the schema's own ``load`` for ``data``."""
+    counted = COUNTED[name]
+    counted.calls = 0
+    try:
+        fast_load(counted.schema, copy.deepcopy(data))
+    except ValidationError:
+        pass
+    return counted.calls
+
+
+OBJECT_ITSELF = ValidationError("").field_name  # marshmallow's key for an error of the object itself
+
+
+def _pointed(messages: Any, path: tuple[Any, ...] = ()) -> list[tuple[str, str]]:
+    """marshmallow's nested messages as (JSON pointer, message) pairs."""
+    if isinstance(messages, dict):
+        return [pair for key, inner in messages.items()
+                for pair in _pointed(inner, path if key == OBJECT_ITSELF else (*path, key))]
+    pointer = "".join(f"/{key}" for key in path)
+    return [(pointer, str(message)) for message in (messages if isinstance(messages, list) else [messages])]
+
+
+def _app_agrees(name: str, data: Any, outcome: tuple[str, Any]) -> None:
+    """The app's answer to ``data`` on the endpoint of ``name``: a 422 with exactly
+    ``Schema.load``'s messages at their pointers when it refused the body, else never
+    a load error's 4xx nor a 500."""
+    resp = APP.test_client().post(PATH_OF[name], json=data)
+    if outcome[0] == "error":
+        assert resp.status_code == 422, resp.get_json()
+        got = sorted((e["pointer"], e["message"]) for e in resp.get_json()["errors"])
+        expected = sorted(_pointed(outcome[1]))
+        assert [pointer for pointer, _ in got] == [pointer for pointer, _ in expected]
+        for (_, shown), (_, message) in zip(got, expected, strict=True):
+            # a long quoted value is shown cut (docs/api.md "Errors"), every other message as it is
+            head = shown.split("… (cut from ")[0]  # the message up to the cut (a cut string: and its closing quote)
+            assert shown == message or (head != shown and message.startswith(head[:-1])), (shown, message)
+    else:
+        assert resp.status_code in (200, 422), resp.get_json()
+
+
+def test_every_endpoint_is_covered() -> None:
+    posted = {rule.rule for rule in APP.url_map.iter_rules() if "POST" in (rule.methods or ())}
+    assert posted == set(BY_PATH)
+    assert {name for name, _ in VALID} == set(SCHEMAS)
 
 
 @pytest.mark.parametrize("name", sorted(SCHEMAS))
@@ -100,41 +167,40 @@ def test_request_schemas_declare_no_hooks(name: str) -> None:
     """The fast path does not run schema hooks: an engine object is made by a
     ``Record`` field and a check across fields is the route's.  (marshmallow marks
     a hook method with ``__marshmallow_hook__``; only this test looks.)"""
-    for schema in _schemas_within(SCHEMAS[name]):
+    for schema in schemas_within(SCHEMAS[name]):
         hooks = [n for n in dir(type(schema)) if getattr(getattr(type(schema), n, None), "__marshmallow_hook__", None)]
         assert hooks == [], f"{type(schema).__name__} declares hooks {hooks}"
 
 
 @pytest.mark.parametrize(("name", "body"), VALID, ids=[f"{n}-{i}" for i, (n, _) in enumerate(VALID)])
 def test_valid_bodies_take_the_fast_path_to_the_same_result(name: str, body: dict[str, Any]) -> None:
-    schema = SCHEMAS[name]
-    fast = loader(schema).fast(copy.deepcopy(body))  # raises if the fast path gave up
-    assert fast == schema.load(copy.deepcopy(body))
+    assert _same(name, body)[0] == "ok"
+    assert _load_calls(name, body) == 0
 
 
 @pytest.mark.parametrize(
     ("name", "body"),
     [
-        ("follow._schema", {"trump": {"level": "10", "suit": "H"}, "lead": ["AS"], "hand": ["KS"], "x": 1}),
-        ("follow._schema", {"trump": {"level": "10", "suit": "H"}, "lead": ["AS"]}),
-        ("follow._schema", {"trump": {"level": "10", "suit": "H"}, "lead": ["AS", "1S"], "hand": ["KS"]}),
-        ("trick._schema", {"trump": {"level": "10", "suit": "H"}, "leader": True, "plays": [[], [], [], []]}),
-        ("trick._schema", {"trump": {"level": "10", "suit": "H"}, "leader": 4, "plays": [[], [], [], []]}),
-        ("settle._schema", {"dealer": 0, "defender_points": 2_000_000, "levels": {"A": "5", "B": "7"}}),
-        ("bid._bid_schema", {"trump": {"level": "2"}, "bid": None}),
-        ("bid._resolve_schema", {"trump": {"level": "2"}, "bids": [{"seat": 0, "cards": ["2S"], "extra": 1}]}),
-        ("bid._resolve_schema", {"trump": {"level": "2"}, "bids": [{"seat": 0, "cards": ["2S"]}] * 101}),
-        ("kitty._schema", {"trump": {"level": "2", "suit": "S"}, "dealer": 0, "last_lead": ["AS"], "winner": 5}),
-        ("kitty._schema", {"trump": {"level": "2", "suit": "S"}, "dealer": 0, "last_trick": {"leader": 0}}),
-        ("hand._schema", {"trump": {"level": "2", "suit": "S"}, "dealer": 0, "levels": {"A": "2", "B": "2"},
+        ("FollowRequest", {"trump": {"level": "10", "suit": "H"}, "lead": ["AS"], "hand": ["KS"], "x": 1}),
+        ("FollowRequest", {"trump": {"level": "10", "suit": "H"}, "lead": ["AS"]}),
+        ("FollowRequest", {"trump": {"level": "10", "suit": "H"}, "lead": ["AS", "1S"], "hand": ["KS"]}),
+        ("TrickRequest", {"trump": {"level": "10", "suit": "H"}, "leader": True, "plays": [[], [], [], []]}),
+        ("TrickRequest", {"trump": {"level": "10", "suit": "H"}, "leader": 4, "plays": [[], [], [], []]}),
+        ("SettleRequest", {"dealer": 0, "defender_points": 2_000_000, "levels": {"A": "5", "B": "7"}}),
+        ("BidRequest", {"trump": {"level": "2"}, "bid": None}),
+        ("ResolveRequest", {"trump": {"level": "2"}, "bids": [{"seat": 0, "cards": ["2S"], "extra": 1}]}),
+        ("ResolveRequest", {"trump": {"level": "2"}, "bids": [{"seat": 0, "cards": ["2S"]}] * 101}),
+        ("KittyRequest", {"trump": {"level": "2", "suit": "S"}, "dealer": 0, "last_lead": ["AS"], "winner": 5}),
+        ("KittyRequest", {"trump": {"level": "2", "suit": "S"}, "dealer": 0, "last_trick": {"leader": 0}}),
+        ("HandRequest", {"trump": {"level": "2", "suit": "S"}, "dealer": 0, "levels": {"A": "2", "B": "2"},
                           "hands": {}, "kitty": [], "tricks": [{"leader": 0, "plays": [[], [], []]}]}),
     ],
 )
 def test_invalid_bodies_fall_back_to_marshmallow(name: str, body: dict[str, Any]) -> None:
-    schema = SCHEMAS[name]
-    with pytest.raises((_Slow, ValidationError)):
-        loader(schema).fast(copy.deepcopy(body))
-    _same(schema, body)
+    assert _load_calls(name, body) == 1
+    outcome = _same(name, body)
+    assert outcome[0] == "error"
+    _app_agrees(name, body, outcome)
 
 
 # --- random mutations of the valid bodies ------------------------------------------------------
@@ -190,7 +256,19 @@ def mutated(draw: Any) -> tuple[str, Any]:
 @given(mutated())
 def test_mutated_bodies_load_alike(case: tuple[str, Any]) -> None:
     name, data = case
-    _same(SCHEMAS[name], data)
+    outcome = _same(name, data)
+    assert _load_calls(name, data) == (outcome[0] == "error")
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mutated())
+def test_the_app_answers_mutated_bodies_as_schema_load(case: tuple[str, Any]) -> None:
+    name, data = case
+    try:  # what the app can be sent: JSON (no NaN or infinity)
+        data = json.loads(json.dumps(data, allow_nan=False))
+    except ValueError:
+        assume(False)
+    _app_agrees(name, data, _same(name, data))
 
 
 # --- marshmallow's public API only -------------------------------------------------------------

@@ -2,7 +2,8 @@
 arrays mapped in one call, hands and plays of card arrays) load exactly what the
 field-by-field code they skip loads, and a value they do not take still gets the same
 errors (so the same 422 pointers and messages).  The references below are the fields'
-code as first written."""
+code as first written, card by card through ``engine.cards.parse_card``; the fields are
+called through marshmallow's public ``Field.deserialize``."""
 
 from __future__ import annotations
 
@@ -13,13 +14,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from marshmallow import ValidationError, fields, missing, validate
 
-from engine.cards import CardError, parse_rank, parse_suit
+from engine.cards import CardError, parse_card, parse_rank, parse_suit
 from engine.trump import Trump
-from service.fields import CardsField, Direct, HandsField, PlaysField, SeatField, TrumpField
+from service.fields import CardsField, Direct, HandsField, PlaysField, SeatField, TrumpField, card_error
 from service.routes.settle import PointsField
 
 
 def reference_trump(value: Any) -> Trump:
+    if value is None:  # marshmallow refuses null before the field sees it
+        raise ValidationError("Field may not be null.")
     if not isinstance(value, dict):
         raise ValidationError("trump must be an object {\"level\": \"10\", \"suit\": \"H\" or null}")
     errors: dict[str, list[str]] = {}
@@ -50,25 +53,31 @@ def reference_trump(value: Any) -> Trump:
     return Trump(level, suit)
 
 
-_CARDS = CardsField()
-
-
 def reference_cards(value: Any, max_cards: int = 216) -> list[int]:
+    if value is None:
+        raise ValidationError("Field may not be null.")
     if not isinstance(value, list):
         raise ValidationError("must be an array of cards such as [\"10H\", \"SJ\"]")
     if len(value) > max_cards:
         raise ValidationError(f"at most {max_cards} cards")
-    return _CARDS._parse(value)
+    loaded = [_card(item) for item in value]
+    errors = {i: [each] for i, each in enumerate(loaded) if isinstance(each, str)}
+    if errors:
+        raise ValidationError(errors)  # type: ignore[arg-type]
+    return [each for each in loaded if isinstance(each, int)]
 
 
-def reference_load_cards(value: Any) -> list[int]:
-    """``CardsField().deserialize(value)``: marshmallow refuses null before the field sees it."""
-    if value is None:
-        raise ValidationError("Field may not be null.")
-    return reference_cards(value)
+def _card(item: Any) -> int | str:
+    """One element of a card array: its card, or the message for it."""
+    try:
+        return parse_card(item)
+    except CardError as exc:
+        return card_error(item, exc)
 
 
 def reference_hands(value: Any) -> dict[int, list[int]]:
+    if value is None:
+        raise ValidationError("Field may not be null.")
     if not isinstance(value, dict):
         raise ValidationError("hands must be an object keyed by seat \"0\"..\"3\"")
     hands: dict[int, list[int]] = {}
@@ -78,7 +87,7 @@ def reference_hands(value: Any) -> dict[int, list[int]]:
             errors[key] = ["a seat key is \"0\", \"1\", \"2\" or \"3\""]
             continue
         try:
-            hands[int(key)] = reference_load_cards(cards)
+            hands[int(key)] = reference_cards(cards)
         except ValidationError as exc:
             errors[key] = exc.messages
     if errors:
@@ -87,6 +96,8 @@ def reference_hands(value: Any) -> dict[int, list[int]]:
 
 
 def reference_plays(value: Any, count: int | None) -> list[list[int]]:
+    if value is None:
+        raise ValidationError("Field may not be null.")
     if not isinstance(value, list):
         raise ValidationError("plays must be an array of card arrays")
     if count is not None and len(value) != count:
@@ -95,7 +106,7 @@ def reference_plays(value: Any, count: int | None) -> list[list[int]]:
     errors: dict[int, Any] = {}
     for i, cards in enumerate(value):
         try:
-            plays.append(reference_load_cards(cards))
+            plays.append(reference_cards(cards))
         except ValidationError as exc:
             errors[i] = exc.messages
     if errors:
@@ -138,17 +149,17 @@ FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCh
 def test_trump_field_loads_as_the_full_check(values: list[Any]) -> None:
     field = TrumpField()
     for value in values:  # in turn: later values meet the spellings the earlier ones entered
-        assert outcome(lambda v: field._deserialize(v, "trump", {}), value) == outcome(reference_trump, value)
+        assert outcome(lambda v: field.deserialize(v, "trump", {}), value) == outcome(reference_trump, value)
 
 
 def test_trump_spellings_are_checked_before_they_are_known() -> None:
     field = TrumpField()
     for value in ({"level": "T", "suit": "h"}, {"level": "T", "suit": "h"}, {"suit": None, "level": "a"}):
-        assert field._deserialize(value, "trump", {}) == reference_trump(value)
+        assert field.deserialize(value, "trump", {}) == reference_trump(value)
     for bad in ({"level": "T", "suit": "x"}, {"level": "T", "suit": ""}, {"level": "T", "x": "h"},
                 {"level": "T"}, {"level": "1", "suit": "h"}, {"level": "T", "suit": "h", "x": None}):
         with pytest.raises(ValidationError) as exc:
-            field._deserialize(bad, "trump", {})
+            field.deserialize(bad, "trump", {})
         assert exc.value.messages == outcome(reference_trump, bad)[1]
 
 
@@ -157,7 +168,7 @@ def test_trump_spellings_are_checked_before_they_are_known() -> None:
 def test_cards_field_loads_as_card_by_card(value: Any, max_cards: int) -> None:
     field = CardsField(max_cards=max_cards)
     expected = outcome(lambda v: reference_cards(v, max_cards), value)
-    assert outcome(lambda v: field._deserialize(v, "cards", {}), value) == expected
+    assert outcome(lambda v: field.deserialize(v, "cards", {}), value) == expected
     assert outcome(field.load_cards, value) == outcome(field.deserialize, value)
     usual = field.usual(value)
     assert usual is None or ("ok", usual) == expected
@@ -166,29 +177,29 @@ def test_cards_field_loads_as_card_by_card(value: Any, max_cards: int) -> None:
 @FUZZ
 @given(st.one_of(st.dictionaries(SEAT_KEY, CARD_ARRAY, max_size=5), st.dictionaries(SEAT_KEY, st.lists(SPELLED), max_size=4), ODD))
 def test_hands_field_loads_as_seat_by_seat(value: Any) -> None:
-    got = outcome(lambda v: HandsField()._deserialize(v, "hands", {}), value)
+    got = outcome(lambda v: HandsField().deserialize(v, "hands", {}), value)
     assert got == outcome(reference_hands, value)
 
 
 @FUZZ
 @given(st.one_of(st.lists(CARD_ARRAY, max_size=5), st.lists(st.lists(SPELLED), max_size=5), ODD), st.sampled_from([None, 4]))
 def test_plays_field_loads_as_play_by_play(value: Any, count: int | None) -> None:
-    got = outcome(lambda v: PlaysField(count=count)._deserialize(v, "plays", {}), value)
+    got = outcome(lambda v: PlaysField(count=count).deserialize(v, "plays", {}), value)
     assert got == outcome(lambda v: reference_plays(v, count), value)
 
 
 def test_hands_come_back_in_seat_order() -> None:
-    hands = HandsField()._deserialize({"3": ["AS"], "0": ["th"], "2": [], "1": ["SJ", "bj"]}, "hands", {})
+    hands = HandsField().deserialize({"3": ["AS"], "0": ["th"], "2": [], "1": ["SJ", "bj"]}, "hands", {})
     assert list(hands.items()) == [(0, [13 + 8]), (1, [52, 53]), (2, []), (3, [12])]
 
 
 def _service_fields() -> list[tuple[str, Any]]:
     """Every field of the request schemas that is one of the service's own (``Direct``)."""
-    from tests.test_fastload import SCHEMAS, _schemas_within
+    from tests.test_fastload import SCHEMAS, schemas_within
 
     found = []
     for name, schema in sorted(SCHEMAS.items()):
-        for inner in _schemas_within(schema):
+        for inner in schemas_within(schema):
             for key, field in inner.fields.items():
                 while isinstance(field, fields.List):
                     field = field.inner
