@@ -283,37 +283,42 @@ def test_docs_api_lists_every_code(spec_dict: dict[str, Any]) -> None:
     assert rows == set(schemas["ErrorCode"]["enum"]) | set(schemas["ProblemCode"]["enum"])
 
 
-def test_a_fourth_language_is_one_catalog_directory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A new ``<locale>/LC_MESSAGES/messages.po`` is offered by negotiation and used, no code changes."""
+def test_a_fourth_language_is_one_catalog_directory(tmp_path: Path) -> None:
+    """A new ``<locale>/LC_MESSAGES/messages.po`` is offered by negotiation and used, no
+    code changes: a copy of the packages with one more catalog directory, imported afresh
+    in a child interpreter (the current directory wins over the installed packages)."""
     import shutil
+    import subprocess
+    import sys
 
-    for loc in ("en", "zh_Hans"):
-        shutil.copytree(ROOT / "service" / "locales" / loc, tmp_path / loc)
-    fr = tmp_path / "fr" / "LC_MESSAGES"
+    for package in ("engine", "service"):
+        shutil.copytree(ROOT / package, tmp_path / package, ignore=shutil.ignore_patterns("__pycache__"))
+    fr = tmp_path / "service" / "locales" / "fr" / "LC_MESSAGES"
     fr.mkdir(parents=True)
     english = (ROOT / "service" / "locales" / "en" / "LC_MESSAGES" / "messages.po").read_text(encoding="utf-8")
     fr.joinpath("messages.po").write_text(
         english.replace('msgstr "Not found"', 'msgstr "Introuvable"').replace("Language: en", "Language: fr"),
         encoding="utf-8",
     )
-    monkeypatch.setattr(i18n, "LOCALES", tmp_path)
-    catalogs, keys, plurals = i18n._load()
-    monkeypatch.setattr(i18n, "CATALOGS", catalogs)
-    monkeypatch.setattr(i18n, "KEYS", keys)
-    monkeypatch.setattr(i18n, "PLURALS", plurals)
-    i18n.negotiate.cache_clear()
-    try:
-        assert set(i18n.CATALOGS) == {"en", "zh-Hans", "fr"}
-        assert i18n.negotiate("fr-CA, en;q=0.5") == "fr"
-        assert i18n.text("fr", "title", "not_found") == "Introuvable"
-        from engine.cards import parse_card
-        from engine.reasons import Cards, Seat, reason
-        from service.explain import render
-
-        why = reason("play.not_held", trick=1, seat=Seat(2), cards=Cards((parse_card("10H"),)))
-        assert render(why, "fr") == "Trick 1: seat 2 plays 10♥, which it does not hold."  # the copied words
-    finally:
-        i18n.negotiate.cache_clear()
+    script = """
+import json
+from pathlib import Path
+from engine.cards import parse_card
+from engine.reasons import Cards, Seat, reason
+from service import i18n
+from service.explain import render
+assert Path(i18n.__file__).resolve().is_relative_to(Path.cwd().resolve()), i18n.__file__
+why = reason("play.not_held", trick=1, seat=Seat(2), cards=Cards((parse_card("10H"),)))
+print(json.dumps([sorted(i18n.CATALOGS), i18n.negotiate("fr-CA, en;q=0.5"), i18n.text("fr", "title", "not_found"),
+                  render(why, "fr")]))
+"""
+    done = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=120,
+                          check=False)
+    assert done.returncode == 0, done.stderr
+    assert orjson.loads(done.stdout) == [
+        sorted({*i18n.CATALOGS, "fr"}), "fr", "Introuvable",
+        "Trick 1: seat 2 plays 10♥, which it does not hold.",  # the copied words
+    ]
 
 
 def test_verdicts_in_traditional_chinese_requests_say_their_script(api: Any) -> None:
