@@ -13,18 +13,19 @@
      for the single-unit leads it lists: a choice is as good as the first step
      it can form;
    * the **generic rule** for every other lead (all leads under ``classic``,
-     throws, unlisted shapes): a choice is scored by the vector
-     ``(T, N_W, …, N_2)`` compared lexicographically, where ``T`` is the
-     number of its cards that form tractors placed inside the lead's tractors
-     (several tractors may share one lead tractor if their lengths fit; a
-     tractor as wide as or narrower than the lead's), and ``N_v`` the number of
-     the lead's tuple positions (its pairs, triples, quads, those inside its
-     tractors included) filled by a tuple of exactly width v, one tuple per
-     position, a position taking a tuple no wider than itself.  With two decks
-     this is docs/rules.md §5's "(cards forming tractors inside lead tractors, then
-     pairs)" (seeds 000, 001, 003: 有拖拉機必須出拖拉機，無拖拉機則必須出對牌);
-     with more decks, "tractors, then widest tuples, then narrower tuples, as
-     many as the lead has".
+     throws, unlisted shapes): a choice is measured by its best arrangement
+     into the lead (``engine.generic.Measure``): first the tractor pieces it
+     places inside the lead's tractors (several may share one lead tractor if
+     their lengths fit; a piece as wide as or narrower than the lead
+     tractor's), sorted **longest first** and compared lexicographically (with
+     more than two decks a piece counts by its cards, then its width); then
+     ``N_W, …, N_2``, the lead's tuple positions (its pairs, triples, quads,
+     those inside its tractors included) filled by a tuple of exactly width v,
+     one tuple per position, a position taking a tuple no wider than itself.
+     With two decks this is docs/rules.md §5's "tractors, longest first, then
+     pairs" (seeds 000, 001, 003: 有拖拉機必須出拖拉機，無拖拉機則必須出對牌; seed
+     000 四副 puts "1连3+1对子" before "1连对+两对子"); with more decks, "tractors,
+     then widest tuples, then narrower tuples, as many as the lead has".
 
    ``follow_draw = suit_only`` keeps only the suit rule (shengji.io's
    NoFormatBasedDraw).  ``protect_longer_tuples``: when scoring what the *hand*
@@ -38,10 +39,10 @@ tractors (at most two per step in the seeds' lists, each with O(k·m²)
 placements, m ≤ 4 kinds per step) then a greedy pass for its tuples (O(k) per
 tuple); a list has at most 19 steps, so O(19·k²·m⁴) at worst and a few dozen
 microseconds in practice.  The generic score is a dynamic programme over the
-order steps (``engine.generic``) in two passes, linear in s: first the most
-tractor cards over *frames* (the lead tractors left as a multiset, alike ones
+order steps (``engine.generic``) in two passes, linear in s: first the best
+tractor pieces over *frames* (the lead tractors left as a multiset, alike ones
 counted once, and the pieces open), then the tuple counts over only the states
-that can still reach that many — at most R · O(L⁸) frames and R · O(L⁸) ·
+that can still reach them — at most R · O(L⁸) frames and R · O(L⁸) ·
 (P + 1)³ · 5 states a step, R ≤ Π(l_j + 1) the multisets of remaining lengths
 of lead tractors of lengths l_j summing to L, P the lead's positions; in
 practice tens to hundreds, and tens of milliseconds for the worst leads found
@@ -63,7 +64,7 @@ from typing import Any
 from engine.budget import charge
 from engine.cards import KINDS, card_str, check_copies
 from engine.errors import InvalidInput, Problem
-from engine.generic import LeadShape, generic_score, generic_score_work
+from engine.generic import LeadShape, Measure, generic_score, generic_score_work
 from engine.lead import Lead, LeadForm, lead_of
 from engine.patterns import PATTERN_SOURCES, PatternList, pattern_list
 from engine.reasons import Reason
@@ -87,17 +88,16 @@ from engine.trump import SUIT_LABELS, TrumpOrder
 from engine.units import Unit, mixed_suit_problems
 from engine.words import suit_name
 
-Vector = tuple[int, ...]
-
 
 @dataclass(frozen=True, slots=True)
 class Structure:
     """How well a set of cards matches the lead's structure.
 
     ``rule`` is ``pattern`` (a seed list: ``step`` of ``steps``, 1-based, with
-    the step's ``alternatives``) or ``generic`` (``tractor_cards`` then
-    ``tuples`` = (width, count) widest first; ``alternatives`` holds the one
-    arrangement that achieves it).
+    the step's ``alternatives``) or ``generic`` (its ``measure``: the tractor
+    pieces longest first, then the tuples; ``tractor_cards`` the cards of the
+    pieces and ``tuples`` = (width, count) widest first; ``alternatives`` holds
+    the one arrangement that achieves it).
     """
 
     rule: str
@@ -108,6 +108,7 @@ class Structure:
     tractor_cards: int | None
     tuples: tuple[tuple[int, int], ...]
     cards: int  # the play's size: the rest of an alternative is singles
+    measure: Measure | None = None  # the generic rule's
     # worked out once: a structure keys the requirement and text caches at every lookup
     _hash: int = field(init=False, repr=False, compare=False)
 
@@ -116,17 +117,17 @@ class Structure:
             self,
             "_hash",
             hash((self.rule, self.patterns, self.step, self.steps, self.alternatives, self.tractor_cards,
-                  self.tuples, self.cards)),
+                  self.tuples, self.cards, self.measure)),
         )
 
     def __hash__(self) -> int:
         return self._hash
 
     @property
-    def vector(self) -> Vector:
-        """The generic rule's score ``(T, N_W, …, N_2)``: tractor cards, then
-        tuples of each width, widest first (compared lexicographically)."""
-        return (self.tractor_cards or 0, *(c for _, c in self.tuples))
+    def tractors(self) -> tuple[Shape, ...]:
+        """The tractor pieces of the generic rule's arrangement, longest first."""
+        pieces = [s for alt in self.alternatives[:1] for s in alt if s.is_tractor]
+        return tuple(sorted(pieces, key=lambda s: (s.size, s.width), reverse=True))
 
     def __ge__(self, owed: object) -> bool:
         """Does a play of this structure match the lead at least as well as the
@@ -135,14 +136,18 @@ class Structure:
         assert isinstance(owed, Structure)
         if self.rule == "pattern":
             return (self.step or 0) <= (owed.step or 0)
-        return self.vector >= owed.vector
+        assert self.measure is not None and owed.measure is not None
+        return self.measure >= owed.measure
 
     def shortfall(self, reached: Structure) -> int:
         """Where a play of structure ``reached`` falls short of this owed one
-        under the generic rule (``not reached >= self``): the first place of
-        the score vector where it has less (0: tractor cards; i: the i-th
-        tuple width)."""
-        return next(i for i, (want, have) in enumerate(zip(self.vector, reached.vector, strict=True)) if want > have)
+        under the generic rule (``not reached >= self``): 0 in its tractor
+        pieces (longest first), i in its tuples of the i-th width."""
+        owed, have = self.measure, reached.measure
+        assert owed is not None and have is not None
+        if owed.tractors != have.tractors:
+            return 0
+        return 1 + next(i for i, (want, got) in enumerate(zip(owed.tuples, have.tuples, strict=True)) if want > got)
 
     @property
     def owes_shapes(self) -> bool:
@@ -286,27 +291,28 @@ class FollowVerdict:
 # --- the structure of the lead -------------------------------------------------------------
 
 
-def _generic_structure(score: Vector, pieces: Sequence[Placed], n: int) -> Structure:
-    """The structure a generic score and its arrangement ``pieces`` describe."""
+def _generic_structure(score: Measure, pieces: Sequence[Placed], n: int) -> Structure:
+    """The structure a generic measure and its arrangement ``pieces`` describe."""
     return _generic_structure_of(score, tuple([(p.shape.width, p.shape.length) for p in pieces]) if pieces else (), n)
 
 
 @lru_cache(maxsize=4096)
 def _generic_structure_of(
-    score: Vector, shapes: tuple[tuple[int, int], ...], n: int
+    score: Measure, shapes: tuple[tuple[int, int], ...], n: int
 ) -> Structure:
     """``_generic_structure``, cached by value (keyed by the pieces' shapes)."""
-    top = len(score)
-    tuples = tuple((v, score[1 + top - v]) for v in range(top, 1, -1)) if top else ()
+    top = len(score.tuples) + 1
+    tuples = tuple((v, score.tuples[top - v]) for v in range(top, 1, -1)) if score.tuples else ()
     return Structure(
         rule="generic",
         patterns=None,
         step=None,
         steps=None,
         alternatives=(tuple(Shape(w, length) for w, length in shapes),),
-        tractor_cards=score[0] if score else 0,
+        tractor_cards=score.tractor_cards,
         tuples=tuples,
         cards=n,
+        measure=score,
     )
 
 
@@ -495,14 +501,17 @@ def _structure_reason(
         )
     place = owed.shortfall(reached)  # the generic rule: where the play has less
     if place == 0:
+        owed_en = describe_pieces(owed.tractors, 0, "en")
+        owed_zh = describe_pieces(owed.tractors, 0, "zh")
+        has_en = describe_pieces(reached.tractors, 0, "en") if reached.tractors else "none"
+        has_zh = describe_pieces(reached.tractors, 0, "zh") if reached.tractors else "一个也没有"
         return Reason(
             "follow.must_play_tractor",
-            f"Your {en_suit} can form tractors of {owed.tractor_cards} cards within the lead's tractors "
-            f"({lead_en}), e.g. {owed.text('en')}; this play has "
-            f"{'only ' + str(reached.tractor_cards) if reached.tractor_cards else 'none'}.",
-            f"你的{zh_suit}能在首家的拖拉机（{lead_zh}）之内组成共{owed.tractor_cards}张的拖拉机，"
-            f"例如{owed.text('zh')}；这手牌"
-            f"{'只有' + str(reached.tractor_cards) + '张' if reached.tractor_cards else '一张也没有'}。",
+            f"Your {en_suit} can place {owed_en} within the lead's tractors ({lead_en}), e.g. "
+            f"{owed.text('en')}; tractors count longest first, and this play places "
+            f"{'only ' + has_en if reached.tractors else has_en}.",
+            f"你的{zh_suit}能在首家的拖拉机（{lead_zh}）之内放入{owed_zh}，例如{owed.text('zh')}；"
+            f"拖拉机先比最长的，这手牌{'只放入' + has_zh if reached.tractors else '一个也没有'}。",
         )
     (width, want), (_, have) = owed.tuples[place - 1], reached.tuples[place - 1]
     shape = Shape(width)
