@@ -231,6 +231,12 @@ def _match_points(
     return total[0], total[1], total[2], total[3]
 
 
+# the throw penalties paid in game points to the other team (docs/rules.md §4)
+_GAME_POINT_PENALTIES = frozenset(
+    (ThrowPenalty.POINTS_PER_CARD, ThrowPenalty.POINTS_PER_FAILED_CARD, ThrowPenalty.POINTS_PER_THROW)
+)
+
+
 def _replay_trick(
     index: int,
     record: TrickRecord,
@@ -308,7 +314,14 @@ def _replay_trick(
         others = {s: before[s] for s in range(SEATS) if s != leader}
         thrown = attempted or lead
         throw = judge_throw(Throw(leader, thrown, order.suit[thrown[0]], others, order, rules))
-        if attempted is not None:
+        if throw.refused:  # throw_when_others_void: not forced, refused (docs/rules.md §4)
+            violate(leader, Reason(
+                "throw.into_void",
+                f"trick {index + 1}: seat {leader}'s throw {cards_text(thrown)} is refused: none of the other "
+                "three players holds its suit (throw_when_others_void); it should have led again",
+                f"第 {index + 1} 轮：其他三家都没有该花色，{leader} 号位不能甩牌 {cards_zh(thrown)}，应重新出牌",
+            ))
+        elif attempted is not None:
             penalty = _check_attempt(index, leader, attempted, lead, throw, violate)
         elif not throw.valid:
             violate(leader, Reason(
@@ -332,7 +345,7 @@ def _replay_trick(
                 ))
         if side_of(result.winner, dealer) == DEFENDERS:
             gained += result.points
-    if penalty is not None and penalty.kind == ThrowPenalty.POINTS_PER_CARD and penalty.seat is not None:
+    if penalty is not None and penalty.kind in _GAME_POINT_PENALTIES and penalty.seat is not None:
         gained += penalty.amount if side_of(penalty.seat, dealer) != DEFENDERS else -penalty.amount
     for i, play in enumerate(plays):
         seat = (leader + i) % SEATS

@@ -571,7 +571,9 @@ def judge_checked(
 ) -> FollowVerdict:
     """``judge_follow`` on input that passes its checks (``lead_key``: the lead's
     sorted cards, when the caller already has them)."""
-    led = lead_of(tuple(sorted(lead_t)) if lead_key is None else lead_key, order, rules.follow_patterns)
+    led = lead_of(
+        tuple(sorted(lead_t)) if lead_key is None else lead_key, order, rules.follow_patterns, rules.follow_tractors
+    )
     return judge_lead(led, hand_t, play_t, order, rules)
 
 

@@ -31,16 +31,20 @@ alone ranks the arrangements of a state.
 
 Exhaustive search over arrangements is exponential in the lead's length, so
 the measure is computed by a dynamic programme over the order steps of the
-suit, low → high (the order's main chain; with ``ace_low_tractor`` the ace is
-also offered below the lowest rank).  What the rest of the suit can still do
-depends only on a ``Frame``:
+suit, low → high (``SuitView.line``: neighbouring steps linked wholly or not
+at all; with ``ace_low_tractor`` the ace is also offered below the lowest rank;
+with ``level_constant_tractors`` a kind may also link to one kind two steps up,
+♠2 to ♠3 over the trump suit's 2, so an open piece may skip a step,
+remembering the kind it must take next).  What the rest of the suit can still
+do depends only on a ``Frame``:
 
 * the lead tractors left, each a ``Slot`` (width, remaining length), as a
   sorted multiset — lead tractors in the same condition are interchangeable,
   so six 2-pair tractors give 28 frames of room, not 3⁶ = 729;
 * the pieces open through the step, each an ``OpenPiece`` (width, length so
-  far, started at the bottom ace) — a piece is given a lead tractor only when
-  it ends, its length then known, in each distinct way it fits.
+  far, started at the bottom ace, the kind two steps up its last kind links to,
+  if any) — a piece is given a lead tractor only when it ends, its length then
+  known, in each distinct way it fits.
 
 A ``State`` is a frame plus the histogram (kinds holding 2, 3, 4 cards) of the
 kinds already passed, which is all the final tuple placement needs: placing
@@ -148,12 +152,17 @@ Room = tuple[Slot, ...]  # the lead tractors left, a sorted multiset
 
 
 class OpenPiece(NamedTuple):
-    """A tractor piece open through a step: its width, its length so far, and
-    whether it started at the ace below the lowest rank (``ace_low_tractor``)."""
+    """A tractor piece open through a step: its width, its length so far,
+    whether it started at the ace below the lowest rank (``ace_low_tractor``),
+    and its ``link`` (``level_constant_tractors``, ``SuitView.line``): -1 when its
+    last kind links only to the next step; t ≥ 0 when it also links to kind t two
+    steps up (it may then skip the next step); ≤ -2 when it skipped this step's
+    predecessor and must take kind -2 - link here or end."""
 
     width: int
     length: int
     below: bool
+    link: int
 
 
 class Frame(NamedTuple):
@@ -165,7 +174,7 @@ class Frame(NamedTuple):
 
 class Source(NamedTuple):
     """Where an open piece after a step comes from: the open piece it continues
-    (-1: it starts here) and the kind of the step it takes."""
+    (-1: it starts here) and the kind of the step it takes (-1: it skips the step)."""
 
     piece: int
     kind: int
@@ -224,6 +233,7 @@ class LeadShape:
     keys: tuple[Key, ...] = field(init=False, repr=False, compare=False)
     weights: dict[tuple[int, int], int] = field(init=False, repr=False, compare=False)
     growth: dict[tuple[int, int], int] = field(init=False, repr=False, compare=False)
+    ceilings: dict[Key, int] = field(init=False, repr=False, compare=False)  # ``ceiling``'s, as asked
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_hash", hash((self.tractors, self.tuples)))
@@ -240,6 +250,7 @@ class LeadShape:
         }
         object.__setattr__(self, "weights", weights)
         object.__setattr__(self, "growth", {(w, m): x - weights.get((w, m - 1), 0) for (w, m), x in weights.items()})
+        object.__setattr__(self, "ceilings", {})
 
     def __hash__(self) -> int:
         return self._hash
@@ -257,7 +268,10 @@ class LeadShape:
     def ceiling(self, key: Key) -> int:
         """The weight of the least key at or above ``key`` (above every tally
         if there is none): for upper bounds."""
-        return 1 << (_DIGIT * bisect_left(self.keys, key))
+        got = self.ceilings.get(key)
+        if got is None:
+            got = self.ceilings[key] = 1 << (_DIGIT * bisect_left(self.keys, key))
+        return got
 
     def pieces(self, tally: int) -> tuple[Key, ...]:
         """The piece keys a tally counts, longest first."""
@@ -277,13 +291,20 @@ class _Position:
     limit: int  # for the bottom ace: the last line index a piece started there may reach
     pairable: bool  # some kind here has two copies or more
     hist: Hist  # the kinds here holding exactly 2, 3, 4 copies
+    skips: tuple[int, ...]  # per kind: the kind two steps up it links to (its place there), or -1
+    aims: tuple[int, ...]  # per kind: the copies held of the kind it links to two steps up
+    linked: bool  # this step links to the one before it
 
 
 @lru_cache(maxsize=4096)
-def _position(kinds: tuple[int, ...], avail: tuple[int, ...], bottom: bool = False, limit: int = 0) -> _Position:
+def _position(
+    kinds: tuple[int, ...], avail: tuple[int, ...], bottom: bool = False, limit: int = 0,
+    skips: tuple[int, ...] | None = None, aims: tuple[int, ...] | None = None, linked: bool = True,
+) -> _Position:
     """A DP position (cached by value: the same few recur in every hand)."""
     return _Position(
-        kinds, avail, bottom, limit, max(avail) >= 2, (avail.count(2), avail.count(3), avail.count(4))
+        kinds, avail, bottom, limit, max(avail) >= 2, (avail.count(2), avail.count(3), avail.count(4)),
+        (-1,) * len(kinds) if skips is None else skips, (0,) * len(kinds) if aims is None else aims, linked,
     )
 
 
@@ -371,23 +392,33 @@ def _lines(lay: SuitView, counts: Sequence[int], protect: bool) -> list[list[_Po
     """The suit's line (``SuitView.line``) as DP positions; with a step linked
     again below the lowest (the ace of ``ace_low_tractor``), one line per way of
     sharing its copies between its bottom and top places."""
-    main, below, low = lay.line
-    steps = lay.steps
-    plain = [_position(steps[s], tuple([counts[i] for i in steps[s]])) for s in main]
-    if below is None:
+    shape = lay.line
+    steps = shape.steps
+    skip_to = dict(shape.skips)
+    plain = [
+        _position(
+            kinds, tuple([counts[i] for i in kinds]), False, 0,
+            tuple([-1 if i not in skip_to or counts[skip_to[i]] < 2 else steps[p + 2].index(skip_to[i]) for i in kinds]),
+            tuple([counts[skip_to[i]] if i in skip_to else 0 for i in kinds]),
+            p == 0 or p - 1 not in shape.apart,
+        )
+        for p, kinds in enumerate(steps)
+    ]
+    if shape.below is None:
         return [plain]
-    (ace,) = steps[below]
-    top_at = list(main).index(below)
+    ace, low = shape.below, shape.low
+    top_at = lay.step_of[ace]
     lines = []
     splits = [0, counts[ace]] if protect else list(range(counts[ace] + 1))
     for bottom in sorted(set(splits)):
         line = [_position((ace,), (bottom,), True, low)]
         for i, pos in enumerate(plain):
             if i == top_at:
-                pos = _position(pos.kinds, (counts[ace] - bottom,))
+                pos = _position(pos.kinds, (counts[ace] - bottom,), False, 0, pos.skips, pos.aims, pos.linked)
             line.append(pos)
         lines.append(line)
     return lines
+
 
 
 def _clamp(hist: Hist, room: int) -> Hist:
@@ -407,7 +438,7 @@ def _positions(free: Room) -> int:
     return sum([slot.left for slot in free])
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=2048)
 def _closings(frame: Frame) -> tuple[Room, ...]:
     """The lead tractors left once every open piece of ``frame`` ends, for each
     distinct way of giving them one (none if a piece of length 1 is open, or they
@@ -422,7 +453,7 @@ def _closings(frame: Frame) -> tuple[Room, ...]:
         if i == len(opens):
             out.add(_room(caps))
             return
-        width, length, _ = opens[i]
+        width, length = opens[i].width, opens[i].length
         tried: set[tuple[int, int]] = set()
         for cap in caps:
             if cap[0] >= width and cap[1] >= length and (cap[0], cap[1]) not in tried:
@@ -435,16 +466,26 @@ def _closings(frame: Frame) -> tuple[Room, ...]:
     return tuple(sorted(out))
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=2048)
 def _moves(
     free: Room, opens: tuple[OpenPiece, ...], copies: tuple[int, ...], bottom: bool, late: bool, protect: bool,
-    top: int,
+    top: int, skips: tuple[int, ...] = (), aims: tuple[int, ...] = (),
 ) -> tuple[Move, ...]:
     """Every way a frame can go through one step holding ``copies`` of each of its
-    kinds: each open piece ends (in any lead tractor it fits) or takes one kind of
-    the step, then new pieces start.  ``bottom``: the step is the ace below the
-    lowest rank; ``late``: it is too far up for a piece started there.  Cached by
-    value: the moves depend on nothing else, and recur from hand to hand."""
+    kinds: each open piece ends (in any lead tractor it fits), takes one kind of
+    the step, or (its last kind linked two steps up) skips the step; a piece that
+    skipped the step before takes the kind it links to or ends; then new pieces
+    start.  ``bottom``: the step is the ace below the lowest rank; ``late``: it is
+    too far up for a piece started there; ``skips``: per kind, the kind two steps
+    up it links to, or -1.  Cached by value: the moves depend on nothing else, and
+    recur from hand to hand.  ``aims``: per kind, the copies of the kind it links
+    to (a piece keeps the link only if its width can take it)."""
+    skips = skips or (-1,) * len(copies)
+    aims = aims or (0,) * len(copies)
+
+    def link_of(kk: int, width: int) -> int:
+        return skips[kk] if skips[kk] >= 0 and usable(aims[kk], width, protect) else -1
+
     avail = list(copies)
     caps = [[w, c] for w, c in free]
     work: list[tuple[OpenPiece, Source]] = []
@@ -476,7 +517,7 @@ def _moves(
                 if (v, kk) < after or not usable(avail[kk], v, protect):
                     continue
                 avail[kk] -= v
-                work.append((OpenPiece(v, 1, bottom), Source(-1, kk)))
+                work.append((OpenPiece(v, 1, bottom, link_of(kk, v)), Source(-1, kk)))
                 for u in range(2, v + 1):
                     need[u] += 2
                 start_new((v, kk), room, within, need)
@@ -494,16 +535,16 @@ def _moves(
                 for u in range(2, min(w, top) + 1):
                     within[u] += c
             need = [0] * (top + 1)
-            for (w, m, _), _ in work:
+            for (w, m, _, _), _ in work:
                 for u in range(2, w + 1):
                     need[u] += max(m, 2)
                     if need[u] > within[u]:
                         return
             start_new((0, 0), _room(caps), within, need)
             return
-        width, length, started_below = opens[i]
+        width, length, started_below, link = opens[i]
         alike = i + 1 < len(opens) and opens[i + 1] == opens[i]
-        if length >= 2 and least < 0:  # end the piece before this step
+        if length >= 2 and least == -1:  # end the piece before this step
             closed.append(i)
             tried: set[tuple[int, int]] = set()
             for cap in caps:
@@ -515,11 +556,15 @@ def _moves(
             closed.pop()
         if (started_below and late) or not any(w >= width and c > length for w, c in caps):
             return
-        for kk in kinds_here:
+        if link >= 0 and least < 0:  # skip this step, to take the linked kind two steps up
+            work.append((OpenPiece(width, length, started_below, -2 - link), Source(i, -1)))
+            carry_on(i + 1, -2 if alike else -1)
+            work.pop()
+        for kk in kinds_here if link > -2 else [-2 - link]:
             if kk < least or not usable(avail[kk], width, protect):
                 continue
             avail[kk] -= width
-            work.append((OpenPiece(width, length + 1, started_below), Source(i, kk)))
+            work.append((OpenPiece(width, length + 1, started_below, link_of(kk, width)), Source(i, kk)))
             carry_on(i + 1, kk if alike else -1)
             work.pop()
             avail[kk] += width
@@ -538,21 +583,28 @@ def _supply(line: Sequence[_Position], hosts: Sequence[int]) -> list[int]:
 
 def _runs(line: Sequence[_Position], hosts: Sequence[int], gap: Sequence[bool], top: int) -> list[_Runs]:
     """For each width w (index w; none below 2): ``_Runs`` over the host steps,
-    a step holding that width when some kind there has w copies or more."""
+    a step holding that width when some kind there has w copies or more (or a
+    piece may skip it)."""
     out = [_Runs([], [], []) for _ in range(min(top, 4) + 1)]
     n = len(hosts)
     for width in range(2, len(out)):
         tuples = [sum(c // width for c in line[i].avail) for i in hosts]
+        # a step a piece may skip (its last kind linked two steps up) does not end a run
+        # (counting it as a step only overestimates, which a bound may)
+        holds = [
+            t > 0 or (k > 0 and not gap[k] and max(line[hosts[k - 1]].skips, default=-1) >= 0)
+            for k, t in enumerate(tuples)
+        ]
         going = [0] * (n + 1)
         longest = [0] * (n + 1)
         pieces = [0] * (n + 1)  # the most pieces from k on: half the tuples of each run of 2+ steps
         run_tuples = after = 0
         for k in range(n - 1, -1, -1):
-            on = k + 1 < n and not gap[k + 1] and tuples[k + 1] > 0
-            run = 0 if not tuples[k] else 1 + (going[k + 1] if on else 0)
+            on = k + 1 < n and not gap[k + 1] and holds[k + 1]
+            run = 0 if not holds[k] else 1 + (going[k + 1] if on else 0)
             going[k] = 0 if gap[k] else run
             longest[k] = max(longest[k + 1], run)
-            if not tuples[k]:
+            if not holds[k]:
                 pieces[k] = pieces[k + 1]
                 continue
             if not on:
@@ -600,7 +652,7 @@ def _limits(runs: Sequence[_Runs], k: int, opens: Sequence[OpenPiece]) -> _Limit
     return _Limits(tuple(longest), tuple(count))
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=2048)
 def _bound(frame: Frame, supply: int, limits: _Limits, lead: LeadShape) -> int:
     """At most this much can still join the tally of ``frame`` when ``supply``
     copies are left for pieces and ``limits`` bound their lengths and numbers
@@ -620,24 +672,28 @@ def _bound(frame: Frame, supply: int, limits: _Limits, lead: LeadShape) -> int:
     Cached by value."""
     free, opens = frame
     caps = limits.longest
-    if opens and not _closings(Frame(free, tuple([OpenPiece(v, max(m, 2), b) for v, m, b in opens]))):
-        return _NONE
+    if opens:
+        grown = opens if all(piece.length > 1 for piece in opens) else tuple(
+            [OpenPiece(v, max(m, 2), b, t) for v, m, b, t in opens]
+        )
+        if not _closings(Frame(free, grown)):
+            return _NONE
     cards = supply + sum([piece.width * piece.length for piece in opens])
     cuts: list[Key] = []
     widest = 2
     for width, left in free:
+        widths = range(min(width, len(caps) + 1), 1, -1)  # widest first: a key is (cards, width)
         while left > 1:
-            cut = max(
-                [(piece_key(w, min(left, caps[w - 2])), min(left, caps[w - 2]))
-                 for w in range(2, min(width, len(caps) + 1) + 1) if min(left, caps[w - 2]) > 1],
-                default=None,
-            )
-            if cut is None:
+            best: Key | None = None
+            for w in widths:
+                length = min(left, caps[w - 2])
+                if length > 1 and (best is None or w * length > best[0]):
+                    best = (w * length, w)
+            if best is None:
                 break
-            key, length = cut
-            cuts.append(key)
-            widest = max(widest, key[1])
-            left -= length
+            cuts.append(best)
+            widest = max(widest, best[1])
+            left -= best[0] // best[1]
     cuts.sort(reverse=True)
     most = 0
     for key in cuts:
@@ -658,9 +714,10 @@ def _bound(frame: Frame, supply: int, limits: _Limits, lead: LeadShape) -> int:
     return min(most, counted) - lead.accrued(opens)
 
 
-@lru_cache(maxsize=16384)
+@lru_cache(maxsize=2048)
 def _reach(
-    frame: Frame, gap: bool, copies: tuple[int, ...], bottom: bool, late: bool, protect: bool, top: int
+    frame: Frame, gap: bool, copies: tuple[int, ...], bottom: bool, late: bool, skips: tuple[int, ...],
+    aims: tuple[int, ...], protect: bool, top: int,
 ) -> tuple[tuple[Frame, ...], int]:
     """The frames one step (holding ``copies``, see ``_moves``) leads ``frame``
     to, in the order first met; after a ``gap`` the open pieces end first.  Also
@@ -669,7 +726,7 @@ def _reach(
     reached: dict[Frame, None] = {}
     units = 0
     for start in [Frame(free, ()) for free in _closings(frame)] if gap else [frame]:
-        moves = _moves(*start, copies, bottom, late, protect, top)
+        moves = _moves(*start, copies, bottom, late, protect, top, skips, aims)
         units += len(moves)
         for move in moves:
             reached[move.after] = None
@@ -677,11 +734,12 @@ def _reach(
 
 
 def _gained(after: Frame, lead: LeadShape) -> int:
-    """What a step adds to the tally: the growth of the pieces it continued (the
-    open pieces after it at two steps or more; a piece started here weighs
-    nothing yet, one ended before it was counted as it grew)."""
+    """What a step adds to the tally: the growth of the pieces that took a kind
+    of it (the open pieces after it at two steps or more, but for those that
+    skipped it; a piece started here weighs nothing yet, one ended before it was
+    counted as it grew)."""
     growth = lead.growth
-    return sum([growth[(piece.width, piece.length)] for piece in after.opens if piece.length > 1])
+    return sum([growth[(piece.width, piece.length)] for piece in after.opens if piece.length > 1 and piece.link > -2])
 
 
 class _Way(NamedTuple):
@@ -800,18 +858,25 @@ def _run(
     # Only runs of two or more steps holding a tuple can host a tractor piece; every
     # other kind goes straight into the starting histogram.
     pairable = [p.pairable for p in line]
-    hosts = [
-        i for i, p in enumerate(line)
-        if p.bottom or p.kinds[0] == ace_kind
-        or (pairable[i] and ((i > 0 and pairable[i - 1]) or (i + 1 < len(line) and pairable[i + 1])))
-    ] if slots else []
+    hosts = sorted(
+        {
+            i for i, p in enumerate(line)
+            if p.bottom or p.kinds[0] == ace_kind
+            or (pairable[i] and ((i > 0 and p.linked and pairable[i - 1])
+                                 or (i + 1 < len(line) and line[i + 1].linked and pairable[i + 1])))
+        }
+        | {  # a kind linked two steps up: both ends and the step between (it is skipped)
+            i + d for i, p in enumerate(line) for kk, t in enumerate(p.skips)
+            if t >= 0 and p.avail[kk] >= 2 and line[i + 2].avail[t] >= 2 for d in range(3)
+        }
+    ) if slots else []
     base: Hist = (0, 0, 0)
     hosted = set(hosts)
     for i, p in enumerate(line):
         if i not in hosted and p.pairable:
             held = p.hist
             base = (base[0] + held[0], base[1] + held[1], base[2] + held[2])
-    gap = [k == 0 or hosts[k] != hosts[k - 1] + 1 for k in range(len(hosts))]
+    gap = [k == 0 or hosts[k] != hosts[k - 1] + 1 or not line[hosts[k]].linked for k in range(len(hosts))]
     move_memo: dict[tuple[int, Frame], tuple[Move, ...]] = {}
     close_memo: dict[Frame, tuple[Room, ...]] = {}
 
@@ -819,7 +884,9 @@ def _run(
         got = move_memo.get((k, frame))
         if got is None:
             pos = line[hosts[k]]
-            got = move_memo[(k, frame)] = _moves(*frame, pos.avail, pos.bottom, hosts[k] > bottom_limit, protect, top)
+            got = move_memo[(k, frame)] = _moves(
+                *frame, pos.avail, pos.bottom, hosts[k] > bottom_limit, protect, top, pos.skips, pos.aims
+            )
         return got
 
     def closings(frame: Frame) -> tuple[Room, ...]:
@@ -832,7 +899,7 @@ def _run(
     # the most the rest of the suit can add to it.  The pieces outrank every tuple
     # count, so pass 2 keeps only states that can still reach ``T*``.
     first = Frame(_room([(s.width, s.length) for s in slots]), ())
-    at = [(line[i].avail, line[i].bottom, i > bottom_limit) for i in hosts]
+    at = [(line[i].avail, line[i].bottom, i > bottom_limit, line[i].skips, line[i].aims) for i in hosts]
 
     def step_to(k: int, frame: Frame) -> tuple[tuple[Frame, ...], int]:
         return _reach(frame, gap[k], *at[k], protect, top)
@@ -938,7 +1005,7 @@ def _replay(
             opens, kinds = (), []
         pieces += [(Shape(opens[j].width, opens[j].length), kinds[j]) for j in move.ended]
         here = line[hosts[k]].kinds
-        kinds = [(here[kk],) if j < 0 else (*kinds[j], here[kk]) for j, kk in move.sources]
+        kinds = [(here[kk],) if j < 0 else kinds[j] if kk < 0 else (*kinds[j], here[kk]) for j, kk in move.sources]
         opens = move.after.opens
     pieces += [(Shape(o.width, o.length), at) for o, at in zip(opens, kinds, strict=True)]
     return pieces

@@ -8,6 +8,8 @@ side.  Option ``kitty_multiplier`` picks the formula:
   largest unit of the lead (a throw counts its largest unit), capped by
   ``kitty_cap``: single 2, pair 4, triple 8, 4455 16, 445566 / 444555 64.
 * ``linear`` (seed 001 first rule): 2 × cards of the largest unit.
+* ``flat`` (jding92/shengji-online): a tractor anywhere in the lead ×8, else a
+  tuple ×4, else ×2.
 * ``lianzhong`` (seed 003 扣底): a triple tractor of length L 2·3^L (and no
   other shape counts), else a triple 6, else a pair tractor 2·2^L, else a
   pair 4, else 2.
@@ -210,6 +212,19 @@ def _multiplier(units: tuple[Unit, ...], kind: KittyMultiplier, cap: int, trumps
                 "kitty.multiplier.linear",
                 f"the largest unit of the last lead is {unit_name(largest)}: 2 × {largest.size} = {m} (seed 001)",
                 f"最后一轮首家出牌的最大牌型是{unit_name(largest, 'zh')}：2×{largest.size} = {m} 倍",
+            )
+        ]
+    if kind == KittyMultiplier.FLAT:
+        unit = next((u for u in units if u.length > 1), None) or next((u for u in units if u.width > 1), largest)
+        m = 8 if unit.length > 1 else 4 if unit.width > 1 else 2
+        what = "a tractor" if m == 8 else "a tuple" if m == 4 else "only singles"
+        what_zh = "拖拉机" if m == 8 else "对子（或更多同张）" if m == 4 else "只有单张"
+        return m, unit, [
+            Reason(
+                "kitty.multiplier.flat",
+                f"the last lead holds {what} ({unit_name(unit)}): ×{m} (single ×2, any tuple ×4, any tractor ×8; "
+                "jding92/shengji-online)",
+                f"最后一轮首家出牌含{what_zh}（{unit_name(unit, 'zh')}）：{m} 倍",
             )
         ]
     if kind == KittyMultiplier.CGC:

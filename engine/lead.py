@@ -5,8 +5,11 @@ A lead is decomposed into units (``engine.units.decompose``, §4); follows are
 judged against its shapes (§5: the seed's pattern ladder for a single unit it
 lists, else the generic rule's ``LeadShape``); plays are compared on its
 largest shape (§6 ``largest_unit``); the throw (§4) and the kitty (§7) read
-its units.  ``Lead`` holds all of it, built once per (cards, trump order,
-``follow_patterns``) by ``lead_of``; ``LeadForm`` is the part that does not
+its units.  What the lead obliges a follower depends on two options:
+``follow_patterns`` and ``follow_tractors`` (§5: under ``pairs_only``, the
+Botzone judge, a lead's tractors oblige only their tuples, never a tractor).
+``Lead`` holds all of it, built once per (cards, trump order,
+``follow_patterns``, ``follow_tractors``) by ``lead_of``; ``LeadForm`` is the part that does not
 depend on the cards — one object per form, shared by every lead of that form
 in every hand, so the caches keyed on it stay small.
 """
@@ -18,7 +21,7 @@ from functools import lru_cache
 
 from engine.generic import LeadShape
 from engine.patterns import pattern_list
-from engine.rules import FollowPatterns
+from engine.rules import FollowPatterns, FollowTractors
 from engine.shapes import Shape, describe_pieces
 from engine.suit import SuitView, suit_view
 from engine.trump import TrumpOrder
@@ -58,6 +61,7 @@ class LeadForm:
     unit: Shape | None
     patterns: FollowPatterns
     words: LeadWords
+    follow_tractors: FollowTractors = FollowTractors.REQUIRED
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -79,8 +83,13 @@ def largest(shapes: Shapes) -> tuple[int, ...]:
     return tuple(i for i, (width, _) in enumerate(shapes) if width == widest)
 
 
-def generic_shape(shapes: Shapes) -> LeadShape:
-    """The lead as the generic follow rule sees it: its tractors and its other tuples."""
+def generic_shape(shapes: Shapes, tractors: FollowTractors = FollowTractors.REQUIRED) -> LeadShape:
+    """The lead as the generic follow rule sees it: its tractors and its other
+    tuples; under ``follow_tractors`` ``pairs_only`` (docs/rules.md §5, the
+    Botzone judge) no tractor, each tractor of length L counting as L tuples of
+    its width (a 2-pair tractor obliges two pairs)."""
+    if tractors is FollowTractors.PAIRS_ONLY:
+        return LeadShape((), tuple(sorted((width for width, length in shapes if width > 1 for _ in range(length)), reverse=True)))
     return LeadShape(
         tuple(Shape(width, length) for width, length in shapes if length > 1),
         tuple(sorted((width for width, length in shapes if length == 1 and width > 1), reverse=True)),
@@ -100,11 +109,15 @@ def _words(shapes: Shapes, suit: int) -> LeadWords:
 
 
 @lru_cache(maxsize=512)
-def lead_form(shapes: Shapes, suit: int, patterns: FollowPatterns) -> LeadForm:
+def lead_form(
+    shapes: Shapes, suit: int, patterns: FollowPatterns, tractors: FollowTractors = FollowTractors.REQUIRED
+) -> LeadForm:
     """The ``LeadForm`` of a lead of units of ``shapes`` in ``suit`` under the
-    ``follow_patterns`` option ``patterns``."""
+    ``follow_patterns`` option ``patterns`` and the ``follow_tractors`` option
+    ``tractors`` (``pairs_only`` obliges by the generic rule, never by a seed's
+    pattern list, whose steps ask for tractors)."""
     unit: Shape | None = Shape(*shapes[0]) if len(shapes) == 1 else None
-    if unit is not None and pattern_list(patterns, unit) is None:
+    if unit is not None and (tractors is FollowTractors.PAIRS_ONLY or pattern_list(patterns, unit) is None):
         unit = None
     return LeadForm(
         shapes=shapes,
@@ -114,17 +127,22 @@ def lead_form(shapes: Shapes, suit: int, patterns: FollowPatterns) -> LeadForm:
         single=len(shapes) == 1,
         tractors=any(length > 1 for _, length in shapes),
         singles=all(width == 1 for width, _ in shapes),
-        generic=generic_shape(shapes),
+        generic=generic_shape(shapes, tractors),
         unit=unit,
         patterns=patterns,
         words=_words(shapes, suit),
+        follow_tractors=tractors,
     )
 
 
 @lru_cache(maxsize=1024)
-def lead_of(cards: tuple[int, ...], order: TrumpOrder, patterns: FollowPatterns) -> Lead:
+def lead_of(
+    cards: tuple[int, ...], order: TrumpOrder, patterns: FollowPatterns, tractors: FollowTractors = FollowTractors.REQUIRED
+) -> Lead:
     """The ``Lead`` of the sorted ``cards`` (one effective suit, checked by the
-    caller) under ``order`` and the ``follow_patterns`` option ``patterns``."""
+    caller) under ``order``, the ``follow_patterns`` option ``patterns`` and the
+    ``follow_tractors`` option ``tractors`` (only what it obliges a follower
+    depends on the last two)."""
     units = decompose(cards, order)
     suit = units[0].suit
-    return Lead(cards, units, suit_view(order, suit), lead_form(unit_shapes(units), suit, patterns))
+    return Lead(cards, units, suit_view(order, suit), lead_form(unit_shapes(units), suit, patterns, tractors))

@@ -140,6 +140,19 @@ LEVEL_TABLES: dict[str, LevelTable] = {
         None,
         "one-deck-lianzhong",
     ),
+    # the Botzone 双升 judge's match score read as levels: 80 takes over with a level, 160 gives 3; no step
+    "botzone": LevelTable(
+        (
+            _b(None, 5, "dealer", 3),
+            _b(5, 40, "dealer", 2),
+            _b(40, 80, "dealer", 1),
+            _b(80, 120, "defenders", 1),
+            _b(120, 160, "defenders", 2),
+            _b(160, None, "defenders", 3),
+        ),
+        None,
+        "botzone",
+    ),
 }
 
 

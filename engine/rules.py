@@ -25,6 +25,7 @@ class KittyMultiplier(StrEnum):
 
     POWER_OF_TWO = "power_of_two"
     LINEAR = "linear"
+    FLAT = "flat"
     LIANZHONG = "lianzhong"
     CGC = "cgc"
     TRANSFER = "transfer"
@@ -37,6 +38,13 @@ class FollowPatterns(StrEnum):
     THREE_DECK = "three-deck"
     FOUR_DECK = "four-deck"
     FOUR_DECK_CGC = "four-deck-cgc"
+
+
+class FollowTractors(StrEnum):
+    """What a lead's tractors oblige (docs/rules.md §5): tractors, or only their pairs (Botzone)."""
+
+    REQUIRED = "required"
+    PAIRS_ONLY = "pairs_only"
 
 
 class FollowDraw(StrEnum):
@@ -55,12 +63,28 @@ class ThrowForcedUnit(StrEnum):
     FIRST_BLOCKED = "first_blocked"
 
 
+class ThrowForcedCards(StrEnum):
+    """How much of the forced unit a failed throw plays (docs/rules.md §4)."""
+
+    UNIT = "unit"
+    LOWEST_CARD = "lowest_card"
+
+
+class ThrowWhenOthersVoid(StrEnum):
+    """A multi-unit lead nobody else can follow in suit (docs/rules.md §4; seed 000 四副)."""
+
+    ALLOWED = "allowed"
+    REFUSED = "refused"
+
+
 class ThrowPenalty(StrEnum):
     """What a failed throw costs (docs/rules.md §4)."""
 
     NONE = "none"
     MATCH_POINT = "match_point"
     POINTS_PER_CARD = "points_per_card"
+    POINTS_PER_FAILED_CARD = "points_per_failed_card"
+    POINTS_PER_THROW = "points_per_throw"
 
 
 class ThrowComparison(StrEnum):
@@ -68,7 +92,15 @@ class ThrowComparison(StrEnum):
 
     LARGEST_UNIT = "largest_unit"
     ALL_UNITS = "all_units"
+    DOMINANCE = "dominance"
     HIGHEST_CARD = "highest_card"
+
+
+class RuffShape(StrEnum):
+    """What a ruff must look like to count (docs/rules.md §6)."""
+
+    STRUCTURE = "structure"
+    EXACT = "exact"
 
 
 class NoBidFallback(StrEnum):
@@ -95,10 +127,14 @@ class MatchPoints(StrEnum):
 
 KITTY_MULTIPLIERS: tuple[str, ...] = tuple(e.value for e in KittyMultiplier)
 FOLLOW_PATTERNS: tuple[str, ...] = tuple(e.value for e in FollowPatterns)
+FOLLOW_TRACTORS: tuple[str, ...] = tuple(e.value for e in FollowTractors)
 FOLLOW_DRAWS: tuple[str, ...] = tuple(e.value for e in FollowDraw)
 THROW_FORCED_UNITS: tuple[str, ...] = tuple(e.value for e in ThrowForcedUnit)
+THROW_FORCED_CARDS: tuple[str, ...] = tuple(e.value for e in ThrowForcedCards)
+THROW_WHEN_OTHERS_VOID: tuple[str, ...] = tuple(e.value for e in ThrowWhenOthersVoid)
 THROW_PENALTIES: tuple[str, ...] = tuple(e.value for e in ThrowPenalty)
 THROW_COMPARISONS: tuple[str, ...] = tuple(e.value for e in ThrowComparison)
+RUFF_SHAPES: tuple[str, ...] = tuple(e.value for e in RuffShape)
 NO_BID_FALLBACKS: tuple[str, ...] = tuple(e.value for e in NoBidFallback)
 NO_BID_FIRST_HANDS: tuple[str, ...] = tuple(e.value for e in NoBidFirstHand)
 MATCH_POINTS: tuple[str, ...] = tuple(e.value for e in MatchPoints)
@@ -119,15 +155,21 @@ class Rules:
     kitty_dig_by_dealer: bool
     level_table: LevelTable
     follow_patterns: FollowPatterns
+    follow_tractors: FollowTractors
     follow_draw: FollowDraw
     protect_longer_tuples: bool
     wider_shape_beats: bool
     level_suit_precedence: bool
     ace_low_tractor: bool
+    level_constant_tractors: bool
+    tractors_through_level_cards: bool
     throw_forced_unit: ThrowForcedUnit
+    throw_forced_cards: ThrowForcedCards
+    throw_when_others_void: ThrowWhenOthersVoid
     throw_penalty: ThrowPenalty
     throw_penalty_points_per_card: int
     throw_comparison: ThrowComparison
+    ruff_shape: RuffShape
     self_reinforce: bool
     self_overturn: bool
     bid_suit_precedence: bool
@@ -186,17 +228,33 @@ OPTIONS: dict[str, Option] = {
     "kitty_dig_by_dealer": Option("bool", help="the dealer side may dig the kitty too (seed 002)"),
     "level_table": Option("level_table", help="a table name or {bands, step} (docs/rules.md §8)"),
     "follow_patterns": Option("choice", FOLLOW_PATTERNS, enum=FollowPatterns, help="structure rule for following (docs/rules.md §5)"),
+    "follow_tractors": Option(
+        "choice", FOLLOW_TRACTORS, enum=FollowTractors, help="required: tractors owed for tractors; pairs_only: their pairs"
+    ),
     "follow_draw": Option("choice", FOLLOW_DRAWS, enum=FollowDraw, help="format: match structure; suit_only: suit rule only"),
     "protect_longer_tuples": Option("bool", help="triples/quads never count as supplying narrower slots"),
     "wider_shape_beats": Option("bool", help="a wider shape beats a narrower one of equal size (docs/rules.md §3)"),
     "level_suit_precedence": Option("bool", help="off-suit level cards rank S > H > C > D (seed 002)"),
     "ace_low_tractor": Option("bool", help="A may also link below the lowest plain rank (AA2233)"),
+    "level_constant_tractors": Option(
+        "bool", help="the level and constant-rank tuples of one suit are adjacent (♠2♠2♠3♠3; seeds 000, 002)"
+    ),
+    "tractors_through_level_cards": Option(
+        "bool", help="level cards and jokers link into tractors (off: only SJ-pair + BJ-pair; Botzone)"
+    ),
     "throw_forced_unit": Option("choice", THROW_FORCED_UNITS, enum=ThrowForcedUnit, help="which unit a failed throw must play"),
+    "throw_forced_cards": Option(
+        "choice", THROW_FORCED_CARDS, enum=ThrowForcedCards, help="unit: the forced unit is played; lowest_card: its lowest card"
+    ),
+    "throw_when_others_void": Option(
+        "choice", THROW_WHEN_OTHERS_VOID, enum=ThrowWhenOthersVoid, help="a throw nobody else can follow in suit (docs/rules.md §4)"
+    ),
     "throw_penalty": Option("choice", THROW_PENALTIES, enum=ThrowPenalty, help="penalty for a failed throw (docs/rules.md §4)"),
     "throw_penalty_points_per_card": Option(
-        "int", minimum=0, maximum=1000, help="game points per card of a failed throw (points_per_card)"
+        "int", minimum=0, maximum=1000, help="N of the points_per_card, points_per_failed_card and points_per_throw penalties"
     ),
     "throw_comparison": Option("choice", THROW_COMPARISONS, enum=ThrowComparison, help="how multi-unit plays compare (docs/rules.md §6)"),
+    "ruff_shape": Option("choice", RUFF_SHAPES, enum=RuffShape, help="structure: arranged into the lead's units; exact: decomposed into them"),
     "self_reinforce": Option("bool", help="自保: the standing bidder may strengthen the same suit"),
     "self_overturn": Option("bool", help="自反: the standing bidder may change suit"),
     "bid_suit_precedence": Option("bool", help="equal-count bids rank D < C < H < S (seed 002)"),
@@ -218,15 +276,21 @@ _BASE: dict[str, Any] = {
     "constant_trump_ranks": [],
     "kitty_cap": 64,
     "kitty_dig_by_dealer": False,
+    "follow_tractors": "required",
     "follow_draw": "format",
     "protect_longer_tuples": False,
     "wider_shape_beats": False,
     "level_suit_precedence": False,
     "ace_low_tractor": False,
+    "level_constant_tractors": False,
+    "tractors_through_level_cards": True,
     "throw_forced_unit": "lowest_failed",
+    "throw_forced_cards": "unit",
+    "throw_when_others_void": "allowed",
     "throw_penalty": "none",
     "throw_penalty_points_per_card": 10,
     "throw_comparison": "largest_unit",
+    "ruff_shape": "structure",
     "self_reinforce": True,
     "self_overturn": True,
     "bid_suit_precedence": False,
@@ -268,7 +332,8 @@ PRESET_VALUES: dict[str, dict[str, Any]] = {
     "four-deck": {
         "decks": 4, "kitty_size": 0, "constant_trump_ranks": ["2"], "kitty_multiplier": "transfer",
         "level_table": "four-deck", "follow_patterns": "four-deck", "wider_shape_beats": True,
-        "self_overturn": False, "no_bid_fallback": "spades",
+        "self_overturn": False, "no_bid_fallback": "spades", "level_constant_tractors": True,
+        "throw_when_others_void": "refused",
     },
     "four-deck-cgc": {
         "decks": 4, "kitty_size": 8, "constant_trump_ranks": ["2"], "kitty_multiplier": "cgc",
@@ -277,6 +342,20 @@ PRESET_VALUES: dict[str, dict[str, Any]] = {
         "throw_forced_unit": "smallest_failed", "throw_penalty": "match_point",
         "self_overturn": False, "no_trump_bid_min_jokers": 4, "no_bid_fallback": "kitty_first_card",
         "no_bid_first_hand": "redeal", "kitty_fry": True, "match_points": "cgc",
+        "level_constant_tractors": True,
+    },
+    # compatibility presets: another platform's rulings under its own name (docs/rules.md §10)
+    "shengji-io": {
+        "decks": 2, "kitty_size": 8, "kitty_multiplier": "linear",
+        "level_table": "two-deck", "follow_patterns": "classic",
+        "throw_forced_unit": "first_blocked", "throw_comparison": "all_units",
+        "self_overturn": False, "mandatory_levels": ["A"],
+    },
+    "botzone": {
+        "decks": 2, "kitty_size": 8, "kitty_multiplier": "linear",
+        "level_table": "botzone", "follow_patterns": "classic", "follow_tractors": "pairs_only",
+        "throw_forced_cards": "lowest_card", "throw_penalty": "points_per_failed_card",
+        "throw_penalty_points_per_card": 10, "tractors_through_level_cards": False,
     },
 }
 
@@ -289,6 +368,8 @@ PRESET_SEEDS: dict[str, str] = {
     "three-deck": "seeds 000, 003",
     "four-deck": "seed 000 (四副牌规则)",
     "four-deck-cgc": "seed 002 (中国游戏中心 四副升级)",
+    "shengji-io": "shengji.io (rbtying/shengji), its default game settings",
+    "botzone": "the Botzone 双升 (Tractor) judge",
 }
 
 

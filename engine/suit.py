@@ -8,7 +8,8 @@ the suit's shape:
 * **runs**: the one walker along the order's chains.  What a tractor is lives
   here and nowhere else: ``width`` identical cards at each of ``length`` ≥ 2
   *consecutive positions of one chain* (seed 000 【拖拉機的構成】, seed 002
-  拖拉機).  ``runs`` gives the maximal runs of held positions on each chain;
+  拖拉機); a position is the kinds of one order step that may serve there
+  (all of them, or one where a kind-to-kind link enters or leaves it).  ``runs`` gives the maximal runs of held positions on each chain;
   decomposition (``engine.units``), placements (``spots``, ``can_place``),
   the throw's search (``highest``) and the generic rule's line (``line``) all
   read the chains through it;
@@ -19,12 +20,14 @@ the suit's shape:
 
 **Where adjacency is defined.**  The chains are built in one place,
 ``engine.trump.trump_order`` (``TrumpOrder.chains`` and ``chain_values``): a
-chain is a sequence of order steps whose consecutive members link, with the
-strength of each position.  A new adjacency (e.g. linking the level or
-constant-trump steps) is one new or longer chain there; every walk above
-follows it unchanged.  One reader is narrower: the generic follow rule's
-dynamic programme (``engine.generic``) walks a single *line* (``line``: the
-main chain, plus a step linked again below its lowest position, which is what
+chain is a sequence of positions whose consecutive members link, with the
+strength of each position.  A new adjacency is one new or longer chain there
+(``level_constant_tractors`` adds one per path through its kind-to-kind
+links; ``tractors_through_level_cards`` off breaks the trump chain); every
+walk above follows it unchanged.  One reader is narrower: the generic follow
+rule's dynamic programme (``engine.generic``) walks a single *line* (``line``:
+every step, neighbours linked wholly or not at all, kind-to-kind links two
+steps up, and a step linked again below the lowest, which is what
 ``ace_low_tractor`` adds); a chain of another form makes ``line`` raise
 ``NotImplementedError`` rather than score silently wrong, and the programme
 must then learn it.
@@ -38,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import product
+from itertools import pairwise, product
 
 from engine.trump import TrumpOrder
 
@@ -62,9 +65,10 @@ class SuitView:
 
     ``steps[s]`` lists the indices at order step ``s`` (several for the
     off-suit level cards, ordered by power then kind); ``chains`` and
-    ``chain_values`` are the order's chains of linkable steps with their
-    strengths; ``tops[n]`` is the rank of the highest run of ``n`` positions
-    the suit has (``NO_RANK`` when it has none).
+    ``chain_values`` are the order's chains (each position the indices that may
+    serve there, ordered as in ``steps``) with their strengths; ``tops[n]`` is
+    the rank of the highest run of ``n`` positions the suit has (``NO_RANK``
+    when it has none).
     """
 
     order: TrumpOrder
@@ -73,13 +77,14 @@ class SuitView:
     index: dict[int, int]
     power: tuple[int, ...]
     steps: tuple[tuple[int, ...], ...]
-    chains: tuple[tuple[int, ...], ...]
+    chains: tuple[tuple[tuple[int, ...], ...], ...]  # per chain, per position: its indices
     chain_values: tuple[tuple[int, ...], ...]
     step_of: tuple[int, ...]  # per index: its order step
-    chain_pos: tuple[dict[int, int], ...]  # per chain: step → position on it
+    chain_pos: tuple[dict[int, int], ...]  # per chain: index → its position on it
     index_table: bytes  # ``bytes.translate`` table: kind of this suit → its index
     others: bytes  # the bytes that are not kinds of this suit
     tops: tuple[int, ...]  # indexed by length (0: none)
+    read_line: Line | str  # the chains as the generic rule's line, or why they cannot be one
 
     # ------------------------------------------------------------ counts
 
@@ -103,19 +108,18 @@ class SuitView:
         kinds = self.kinds
         return self.order.sorted([kinds[i] for i, c in enumerate(counts) if c for _ in range(c)])
 
-    def held_steps(self, counts: Sequence[int], width: int, protect: bool = False) -> set[int]:
-        """The order steps where some kind can supply a tuple of ``width``."""
-        step_of = self.step_of
+    def held(self, counts: Sequence[int], width: int, protect: bool = False) -> set[int]:
+        """The indices that can supply a tuple of ``width``."""
         if protect:
-            return {step_of[i] for i, c in enumerate(counts) if c == width}
-        return {step_of[i] for i, c in enumerate(counts) if c >= width}
+            return {i for i, c in enumerate(counts) if c == width}
+        return {i for i, c in enumerate(counts) if c >= width}
 
     # ------------------------------------------------------------ the run walker
 
     def runs(self, held: Collection[int], shortest: int = 2) -> list[Run]:
-        """The maximal runs of consecutive chain positions whose steps are in
-        ``held``, at least ``shortest`` long: (chain index, positions low →
-        high), chains in order, each chain's runs low → high.  Every tractor
+        """The maximal runs of consecutive chain positions holding one of the
+        indices ``held``, at least ``shortest`` long: (chain index, positions low
+        → high), chains in order, each chain's runs low → high.  Every tractor
         lies inside one of them (docs/rules.md §3)."""
         out: list[Run] = []
         if len(held) < shortest:
@@ -123,7 +127,7 @@ class SuitView:
         for c, pos_of in enumerate(self.chain_pos):
             run: list[int] = []
             last = -2
-            for pos in sorted([pos_of[step] for step in held if step in pos_of]):
+            for pos in sorted({pos_of[i] for i in held if i in pos_of}):
                 if pos != last + 1:
                     if len(run) >= shortest:
                         out.append((c, run))
@@ -134,12 +138,13 @@ class SuitView:
                 out.append((c, run))
         return out
 
-    def best_at(self, step: int, counts: Sequence[int], width: int) -> int:
-        """The index at ``step`` a seat uses for a ``width``-tuple: the highest
-        power held ``width`` times, then the lowest kind; -1 if none."""
+    def best_at(self, place: Sequence[int], counts: Sequence[int], width: int) -> int:
+        """The index of ``place`` (a step's or a chain position's indices) a seat
+        uses for a ``width``-tuple: the highest power held ``width`` times, then
+        the lowest kind; -1 if none."""
         power = self.power
         best = -1
-        for i in self.steps[step]:  # by power, then kind
+        for i in place:  # by power, then kind
             if counts[i] >= width and (best < 0 or power[i] > power[best]):
                 best = i
         return best
@@ -163,16 +168,13 @@ class SuitView:
         ]
         if len(held) < length:
             return []
-        at_step: dict[int, list[int]] = {}
-        step_of = self.step_of
-        for i in held:
-            at_step.setdefault(step_of[i], []).append(i)
+        have = set(held)
         seen: set[tuple[int, ...]] = set()
         out: list[tuple[tuple[int, ...], int]] = []
-        for c, run in self.runs(at_step, length):
+        for c, run in self.runs(have, length):
             chain, values = self.chains[c], self.chain_values[c]
             for top in range(length - 1, len(run)):
-                window = [at_step[chain[p]] for p in run[top - length + 1 : top + 1]]
+                window = [[i for i in chain[p] if i in have] for p in run[top - length + 1 : top + 1]]
                 for combo in product(*window):
                     if combo in seen:
                         continue
@@ -184,18 +186,18 @@ class SuitView:
         """``bool(spots(counts, width, length))``, without building the spots."""
         if max(counts, default=0) < width:
             return False
-        return length == 1 or bool(self.runs(self.held_steps(counts, width), length))
+        return length == 1 or bool(self.runs(self.held(counts, width), length))
 
     def highest(self, counts: Sequence[int], width: int, length: int) -> tuple[int, tuple[int, ...]] | None:
         """The highest unit of ``length`` tuples of ``width`` that ``counts``
         hold, as (rank, its cards high → low), or None.  At each step the kind
         used is ``best_at``'s; on a tie of ranks the first chain's run wins."""
-        held = self.held_steps(counts, width)
+        held = self.held(counts, width)
         if not held:
             return None
         power, kinds = self.power, self.kinds
         if length == 1:
-            i = self.best_at(max(held), counts, width)
+            i = self.best_at(self.steps[self.step_of[max(held)]], counts, width)
             return power[i], (kinds[i],) * width
         rank = NO_RANK
         best: list[int] = []
@@ -212,18 +214,60 @@ class SuitView:
     # ------------------------------------------------------------ the generic rule's line
 
     @property
-    def line(self) -> tuple[tuple[int, ...], int | None, int]:
-        """The suit's steps along its main chain, low → high; the step linked
-        again below the lowest (``ace_low_tractor``), or None; and how many of
-        the main chain's lowest steps that bottom link continues into.  The
-        generic rule's programme walks this line (``engine.generic``)."""
-        main = self.chains[0]
-        if len(self.chains) == 1:
-            return main, None, 0
-        below = self.chains[1]
-        if len(self.chains) > 2 or tuple(main[: len(below) - 1]) != below[1:] or len(self.steps[below[0]]) != 1:
-            raise NotImplementedError("the generic follow rule walks one chain plus one bottom link")
-        return main, below[0], len(below) - 1
+    def line(self) -> Line:
+        """The suit's chains read as the generic rule's line (``engine.generic``):
+        every step low → high, where consecutive steps link wholly or not at all,
+        plus kind-to-kind links two steps up and the ace's bottom link.  Raises
+        ``NotImplementedError`` for a chain of any other form (the programme would
+        score it wrongly)."""
+        if isinstance(self.read_line, str):
+            raise NotImplementedError(self.read_line)
+        return self.read_line
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """The generic rule's line of a suit (``SuitView.line``).
+
+    ``steps``: every order step's indices, low → high; ``apart``: the steps p
+    that do not link to step p + 1; ``skips``: (index, index) links from a kind
+    to a kind two steps up (``level_constant_tractors``: ♠2 → ♠3 over ♦2);
+    ``below``: the index linked again below the lowest step (``ace_low_tractor``),
+    or None, and ``low``: how many of the lowest steps that bottom link continues into.
+    """
+
+    steps: tuple[tuple[int, ...], ...]
+    apart: frozenset[int]
+    skips: tuple[tuple[int, int], ...]
+    below: int | None
+    low: int
+
+
+def _line(view: SuitView) -> Line | str:
+    """``SuitView.line``, read once from the view's chains (or why it cannot be)."""
+    step_of = view.step_of
+    links: set[tuple[int, int]] = set()
+    below: int | None = None
+    low = 0
+    for chain in view.chains:
+        if len(chain) > 1 and step_of[chain[0][0]] > step_of[chain[1][0]]:  # the ace below the lowest
+            if below is not None or len(chain[0]) != 1 or [step_of[p[0]] for p in chain[1:]] != list(range(len(chain) - 1)):
+                return "the generic follow rule knows one bottom link, to the lowest steps"
+            below, low = chain[0][0], len(chain) - 1
+            chain = chain[1:]
+        for here, there in pairwise(chain):
+            links.update((a, b) for a in here for b in there)
+    apart: set[int] = set()
+    for p in range(len(view.steps) - 1):
+        pairs = {(a, b) for a in view.steps[p] for b in view.steps[p + 1]}
+        if not pairs & links:
+            apart.add(p)
+        elif not pairs <= links:
+            return "the generic follow rule links neighbouring steps wholly or not at all"
+    skips = sorted((a, b) for a, b in links if step_of[b] != step_of[a] + 1)
+    if any(step_of[b] != step_of[a] + 2 for a, b in skips):
+        return "the generic follow rule knows links of one or two steps"
+    return Line(view.steps, frozenset(apart), tuple(skips), below, low)
 
 
 @lru_cache(maxsize=512)
@@ -235,6 +279,10 @@ def suit_view(order: TrumpOrder, suit: int) -> SuitView:
         ordered = sorted(step_kinds, key=lambda k: (order.power[k], k))
         steps.append(tuple(range(len(kinds), len(kinds) + len(ordered))))
         kinds += ordered
+    at = {k: i for i, k in enumerate(kinds)}
+    chains = tuple(
+        tuple(tuple(sorted([at[k] for k in place])) for place in chain) for chain in order.chains[suit]
+    )
     view = SuitView(
         order=order,
         suit=suit,
@@ -242,13 +290,14 @@ def suit_view(order: TrumpOrder, suit: int) -> SuitView:
         index={k: i for i, k in enumerate(kinds)},
         power=tuple(order.power[k] for k in kinds),
         steps=tuple(steps),
-        chains=order.chains[suit],
+        chains=chains,
         chain_values=order.chain_values[suit],
         step_of=tuple(s for s, members in enumerate(steps) for _ in members),
-        chain_pos=tuple({step: pos for pos, step in enumerate(chain)} for chain in order.chains[suit]),
+        chain_pos=tuple({i: pos for pos, place in enumerate(chain) for i in place} for chain in chains),
         index_table=bytes(kinds.index(k) if k in kinds else 0 for k in range(256)),
         others=bytes(k for k in range(256) if k not in kinds),
         tops=(),
+        read_line="",
     )
     every = [1] * len(kinds)  # the highest run of each length: with every kind held
     tops = [NO_RANK] * (len(kinds) + 1)
@@ -257,4 +306,5 @@ def suit_view(order: TrumpOrder, suit: int) -> SuitView:
         if found is not None:
             tops[length] = found[0]
     object.__setattr__(view, "tops", tuple(tops))
+    object.__setattr__(view, "read_line", _line(view))
     return view

@@ -33,7 +33,7 @@ from engine.errors import InvalidInput, Problem
 from engine.lead import lead_of
 from engine.reasons import Reason
 from engine.records import quick_init
-from engine.rules import Rules, ThrowForcedUnit, ThrowPenalty
+from engine.rules import Rules, ThrowForcedCards, ThrowForcedUnit, ThrowPenalty, ThrowWhenOthersVoid
 from engine.suit import NO_RANK, SuitView, suit_view
 from engine.trump import TrumpOrder
 from engine.units import Unit, mixed_suit_problems
@@ -81,7 +81,8 @@ class Penalty:
     """What a failed throw costs (docs/rules.md §4 ``throw_penalty``), for the caller to apply.
 
     ``kind`` is ``none`` (also whenever the throw stands), ``match_point``
-    (``amount`` match points off the thrower, seed 002) or ``points_per_card``
+    (``amount`` match points off the thrower, seed 002) or one of the game-point
+    kinds ``points_per_card``, ``points_per_failed_card``, ``points_per_throw``
     (``amount`` game points to the other team, ``team``: 0 = seats 0/2,
     1 = seats 1/3).  ``seat`` is the penalised thrower.
     """
@@ -101,7 +102,12 @@ class ThrowVerdict:
     """Does the lead stand; if not, which unit is forced and what it costs.
 
     ``forced_play`` is the lead itself (as given) when ``valid``, else the cards
-    of ``forced_unit``.  ``reasons`` come from the code that decided.
+    of ``forced_unit`` (only its lowest card under ``throw_forced_cards``
+    ``lowest_card``).  ``refused``: the throw is not allowed at all
+    (``throw_when_others_void`` ``refused``: nobody else holds the led suit), so
+    nothing is forced: ``valid`` is false, ``forced_unit`` None and
+    ``forced_play`` empty; the leader leads again.  ``reasons`` come from the
+    code that decided.
     """
 
     leader: int
@@ -113,6 +119,7 @@ class ThrowVerdict:
     forced_play: tuple[int, ...]
     penalty: Penalty
     reasons: tuple[Reason, ...]
+    refused: bool = False
 
 
 # ---------------------------------------------------------------- explanations
@@ -310,16 +317,26 @@ def check_throw(
 # ---------------------------------------------------------------- forced play
 
 
-def _lowest(entry: tuple[int, Unit]) -> tuple[int, int, int]:
-    """For (index, unit): highest card ranking lowest, then fewer cards (ties: later in the decomposition)."""
-    index, unit = entry
-    return (unit.rank, unit.width * unit.length, -index)
+def _tie(unit: Unit) -> int:
+    """The tie-break between units of equal rank and size (off-suit level cards,
+    or constant trumps, of different printed suits; docs/rules.md §4): the one
+    whose printed suit comes last in ♠ ♥ ♣ ♦ goes first — the ♦ one, then ♣, then
+    ♥, then ♠, the order in which ``level_suit_precedence`` ranks them lowest
+    first.  As a key for ``min``: minus the unit's lowest card kind (kinds run
+    suit by suit, ♠ first)."""
+    return -min(unit.cards)
 
 
-def _smallest(entry: tuple[int, Unit]) -> tuple[int, int, int]:
-    """For (index, unit): fewest cards, then lowest (ties: later in the decomposition)."""
+def _lowest(entry: tuple[int, Unit]) -> tuple[int, int, int, int]:
+    """For (index, unit): highest card ranking lowest, then fewer cards, then ``_tie``."""
     index, unit = entry
-    return (unit.width * unit.length, unit.rank, -index)
+    return (unit.rank, unit.width * unit.length, _tie(unit), -index)
+
+
+def _smallest(entry: tuple[int, Unit]) -> tuple[int, int, int, int]:
+    """For (index, unit): fewest cards, then lowest, then ``_tie``."""
+    index, unit = entry
+    return (unit.width * unit.length, unit.rank, _tie(unit), -index)
 
 
 def _choose_forced(
@@ -363,8 +380,9 @@ def _choose_forced(
     )
 
 
-def _penalty(leader: int, cards: int, rules: Rules) -> tuple[Penalty, Reason | None]:
-    """The ``throw_penalty`` of a failed throw of ``cards`` cards (docs/rules.md §4)."""
+def _penalty(leader: int, cards: int, failed_cards: int, rules: Rules) -> tuple[Penalty, Reason | None]:
+    """The ``throw_penalty`` of a failed throw of ``cards`` cards, ``failed_cards``
+    of them in its failed units (docs/rules.md §4)."""
     kind = rules.throw_penalty
     if kind == ThrowPenalty.MATCH_POINT:
         return Penalty(kind, 1, leader, None), Reason(
@@ -382,7 +400,50 @@ def _penalty(leader: int, cards: int, rules: Rules) -> tuple[Penalty, Reason | N
             "for the failed throw.",
             f"甩牌失败，对方（{team}号位和{team + 2}）得{per}×{cards}={amount}分。",
         )
+    if kind == ThrowPenalty.POINTS_PER_FAILED_CARD:
+        per = rules.throw_penalty_points_per_card
+        team = (leader + 1) % 2
+        amount = per * failed_cards
+        return Penalty(kind, amount, leader, team), Reason(
+            "throw.penalty.points_per_failed_card",
+            f"The other team (seats {team} and {team + 2}) gains {per} × {failed_cards} = {amount} points, "
+            "for the cards of the failed units (the Botzone judge).",
+            f"甩牌失败，对方（{team}号位和{team + 2}）按失败牌型的张数得{per}×{failed_cards}={amount}分。",
+        )
+    if kind == ThrowPenalty.POINTS_PER_THROW:
+        amount = rules.throw_penalty_points_per_card
+        team = (leader + 1) % 2
+        return Penalty(kind, amount, leader, team), Reason(
+            "throw.penalty.points_per_throw",
+            f"The other team (seats {team} and {team + 2}) gains {amount} points for the failed throw, "
+            "whatever its size.",
+            f"甩牌失败，对方（{team}号位和{team + 2}）得{amount}分（每次失败的甩牌）。",
+        )
     return _NO_PENALTY, None
+
+
+def _others_void(throw: Throw, units: tuple[Unit, ...]) -> ThrowVerdict | None:
+    """``throw_when_others_void`` ``refused`` (docs/rules.md §4; seed 000 四副
+    "当其他三方没有自己所拿花色情况下，不能进行甩牌"): a multi-unit lead when none
+    of the other three seats holds a card of its effective suit is refused, not
+    forced.  Judged only when all three hands are given; else None, as when the
+    option allows it or someone holds the suit."""
+    if throw.rules.throw_when_others_void is not ThrowWhenOthersVoid.REFUSED:
+        return None
+    others = _AFTER[throw.leader]
+    if not all(s in throw.hands for s in others):
+        return None
+    suit_of, suit = throw.order.suit, throw.suit
+    if any(suit_of[c] == suit for s in others for c in throw.hands[s]):
+        return None
+    suit_en, suit_zh = _suit_names(suit)
+    why = Reason(
+        "throw.refused_others_void",
+        f"None of the other three players holds {suit_en}: a lead of {len(units)} units is not allowed "
+        "(throw_when_others_void, seed 000); it is refused, not forced: lead again.",
+        f"其他三家都没有{suit_zh}，不能甩牌（{len(units)}手牌）；不是强制出小，而是重新出牌。",
+    )
+    return ThrowVerdict(throw.leader, suit, False, units, (), None, (), _NO_PENALTY, (why,), True)
 
 
 # ---------------------------------------------------------------- the verdict
@@ -420,6 +481,9 @@ def judge_throw(throw: Throw) -> ThrowVerdict:
     units = lead_of(tuple(sorted(lead)), order, rules.follow_patterns).units
     if len(units) == 1:
         return ThrowVerdict(leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, _single_unit(units[0]))
+    refused = _others_void(throw, units)
+    if refused is not None:
+        return refused
     seats = [s for s in _AFTER[leader] if s in hands]
     view = suit_view(order, suit)
     suit_en, suit_zh = _suit_names(suit)
@@ -455,11 +519,22 @@ def judge_throw(throw: Throw) -> ThrowVerdict:
         )
     index, why = _choose_forced(units, failed, seats, rules)
     reasons.append(why)
-    penalty, cost = _penalty(leader, len(lead), rules)
+    forced = units[index]
+    play = forced.cards
+    if rules.throw_forced_cards is ThrowForcedCards.LOWEST_CARD and len(play) > 1:
+        play = play[-1:]  # a unit's cards run high → low
+        reasons.append(
+            Reason(
+                "throw.forced_lowest_card",
+                f"Only the lowest card of the forced unit is played: {_cards_text(play)} "
+                "(throw_forced_cards lowest_card, the Botzone judge).",
+                f"只出被强制的一手中最小的一张：{_cards_text(play)}。",
+            )
+        )
+    penalty, cost = _penalty(leader, len(lead), sum([f.unit.size for _, f in failed]), rules)
     if cost is not None:
         reasons.append(cost)
-    forced = units[index]
     return ThrowVerdict(
-        leader, suit, False, units, tuple([f for _, f in failed]), forced, forced.cards, penalty,
+        leader, suit, False, units, tuple([f for _, f in failed]), forced, play, penalty,
         tuple(reasons),
     )

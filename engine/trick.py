@@ -15,11 +15,15 @@
   ``largest_unit`` (seed 000 "斃牌的大小以斃牌中的拖拉機和對牌大小為準": the highest
   of the units serving the lead's tractors, else its widest tuples, else its
   singles), ``all_units`` (every unit stronger than its counterpart, units of
-  each lead shape paired after sorting both sides) or ``highest_card``.  A
+  each lead shape paired after sorting both sides), ``dominance`` (no unit
+  weaker than its counterpart, at least one stronger) or ``highest_card``.  A
   single-unit lead compares that unit: a wider serving shape first (when it may
   serve at all), then its rank.  Where a play can be arranged in several ways
   every arrangement is tried, and it must beat the best play's strongest
   arrangement.  Ties go to the earlier play (seed 000 出牌時同等大小的牌以先出者為大).
+* ``ruff_shape`` ``exact`` (jding92/shengji-online): a ruff (or over-ruff) has the
+  lead's structure only if it decomposes into exactly the lead's units; a pair
+  does not ruff two singles.
 * Roles: ``lead``; ``follow`` (all of the led suit); ``ruff`` (a plain suit
   led, all trump, with the lead's structure); ``discard`` (anything else).
 * Points: every 5, 10 and K in the trick goes to the winner's team.
@@ -38,7 +42,7 @@ from engine.follow import FollowVerdict, judge_lead
 from engine.lead import LeadForm, LeadWords, lead_form, lead_of
 from engine.reasons import Reason
 from engine.records import quick_init
-from engine.rules import Rules, ThrowComparison
+from engine.rules import RuffShape, Rules, ThrowComparison
 from engine.shapes import (
     Shape,
     in_hand,
@@ -46,7 +50,7 @@ from engine.shapes import (
 )
 from engine.suit import SuitView, suit_view
 from engine.trump import TRUMP, TrumpOrder
-from engine.units import Unit, mixed_suit_problems, unit_shapes
+from engine.units import Unit, decompose, mixed_suit_problems, unit_shapes
 
 ROLES = ("lead", "follow", "ruff", "discard")
 _POINTS = tuple(points(k) for k in range(54))
@@ -286,12 +290,23 @@ def _strength(
     return Strength(
         value=value,
         highest=highest,
-        groups=tuple(_groups(a, shapes) for a in found) if mode == ThrowComparison.ALL_UNITS else None,
+        groups=tuple(_groups(a, shapes) for a in found) if mode in _BY_UNITS else None,
     )
 
 
+# the comparisons that pair the units of both plays (``Strength.groups``)
+_BY_UNITS = frozenset((ThrowComparison.ALL_UNITS, ThrowComparison.DOMINANCE))
+
+
 def _dominates(a: tuple[tuple[Key, ...], ...], b: tuple[tuple[Key, ...], ...]) -> bool:
+    """all_units: every unit of ``a`` stronger than its counterpart in ``b``."""
     return all(x > y for ga, gb in zip(a, b, strict=True) for x, y in zip(ga, gb, strict=True))
+
+
+def _weakly_dominates(a: tuple[tuple[Key, ...], ...], b: tuple[tuple[Key, ...], ...]) -> bool:
+    """dominance: no unit of ``a`` weaker than its counterpart in ``b``, at least one stronger."""
+    pairs = [(x, y) for ga, gb in zip(a, b, strict=True) for x, y in zip(ga, gb, strict=True)]
+    return all(x >= y for x, y in pairs) and any(x > y for x, y in pairs)
 
 
 def stronger(cand: Strength | None, best: Strength | None, single_unit: bool, rules: Rules) -> bool:
@@ -308,7 +323,8 @@ def stronger(cand: Strength | None, best: Strength | None, single_unit: bool, ru
         assert cand.highest is not None and best.highest is not None
         return cand.highest > best.highest
     assert cand.groups is not None and best.groups is not None
-    return any(all(_dominates(a, b) for b in best.groups) for a in cand.groups)
+    wins = _weakly_dominates if mode == ThrowComparison.DOMINANCE else _dominates
+    return any(all(wins(a, b) for b in best.groups) for a in cand.groups)
 
 
 def beats(
@@ -457,11 +473,19 @@ def _measure(play: Sequence[int], form: LeadForm, order: TrumpOrder, rules: Rule
     if not _may_serve(play, form.suit, order):
         return _UNMATCHED
     cards = tuple(sorted(play)) if len(play) > 1 else tuple(play)
+    if rules.ruff_shape is RuffShape.EXACT and order.suit[cards[0]] != form.suit and not _exact(cards, form, order):
+        return _UNMATCHED
     mode = rules.throw_comparison
     if form.singles:
         power = order.power
         return _single_arrangements(cards, form, tuple([power[c] for c in cards]), order.suit[cards[0]], mode)
     return _arrangements(cards, form, order, rules.wider_shape_beats, rules.decks, mode)
+
+
+def _exact(cards: tuple[int, ...], form: LeadForm, order: TrumpOrder) -> bool:
+    """``ruff_shape`` ``exact`` (docs/rules.md §6): do the ruff's sorted ``cards``
+    decompose into exactly the lead's units (the same shapes, as many of each)?"""
+    return sorted(unit_shapes(decompose(cards, order))) == sorted(form.shapes)
 
 
 @lru_cache(maxsize=4096)
@@ -578,6 +602,7 @@ def _role_reason(role: str, words: LeadWords, throw: bool, seat: int) -> Reason:
 _HOW = {
     "largest_unit": ("by its largest unit", "按最大牌型比较"),
     "all_units": ("unit by unit", "逐个牌型比较"),
+    "dominance": ("unit by unit, none weaker and one stronger", "逐个牌型比较（无一较小且至少一个较大）"),
     "highest_card": ("by its highest card", "按最大的一张牌比较"),
 }
 
@@ -630,7 +655,7 @@ def resolve_trick(trick: Trick) -> TrickResult:
     """
     leader, plays, order, rules, hands = trick.leader, trick.plays, trick.order, trick.rules, trick.hands
     lead_key = tuple(sorted(plays[0]))
-    lead = lead_of(lead_key, order, rules.follow_patterns)
+    lead = lead_of(lead_key, order, rules.follow_patterns, rules.follow_tractors)
     form = lead.form
     measures, won, best = _contest(plays, form, order, rules)
     led, words, single = form.suit, form.words, form.single

@@ -22,11 +22,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import pairwise
 
 from engine.cards import BIG_JOKER, KINDS, RANKS, SMALL_JOKER, SUITS, make, rank_of, suit_of
 from engine.rules import Rules
 
 TRUMP = 4
+Chain = tuple[tuple[int, ...], ...]
+"""A chain: positions low → high, each the kinds (of one order step) that may
+serve there; every kind of a position links to every kind of the next."""
 SUIT_LABELS: tuple[str, ...] = (*SUITS, "trump")
 ACE = RANKS.index("A")
 
@@ -55,7 +59,7 @@ class TrumpOrder:
     step: tuple[int, ...]  # order step inside the effective suit, low → high
     power: tuple[int, ...]  # comparison value inside the effective suit
     steps: tuple[tuple[tuple[int, ...], ...], ...]  # per effective suit: kinds at each step
-    chains: tuple[tuple[tuple[int, ...], ...], ...]  # per effective suit: sequences of linkable steps
+    chains: tuple[tuple[Chain, ...], ...]  # per effective suit: sequences of linked positions
     chain_values: tuple[tuple[tuple[int, ...], ...], ...]  # aligned with chains: strength of each position
     rank: tuple[int, ...]  # per kind: its place in ``sort_key`` order (``sorted`` sorts by it)
 
@@ -83,7 +87,7 @@ def _plain_ranks(level: int, constants: tuple[int, ...]) -> list[int]:
     return [r for r in range(13) if r != level and r not in constants]
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=512)
 def trump_order(trump: Trump, rules: Rules) -> TrumpOrder:
     """Build (once) the order of every card kind for ``trump`` under ``rules``."""
     level, tsuit = trump.level, trump.suit
@@ -121,22 +125,18 @@ def trump_order(trump: Trump, rules: Rules) -> TrumpOrder:
                     sub = 3 - (suit_of(kind) or 0)  # S > H > C > D
                 power[kind] = i * 4 + sub
 
-    chains: list[tuple[tuple[int, ...], ...]] = []
+    chains: list[tuple[Chain, ...]] = []
     chain_values: list[tuple[tuple[int, ...], ...]] = []
     for eff, eff_steps in enumerate(steps):
-        main = tuple(range(len(eff_steps)))
-        suit_chains = [main]
-        values = [main]
         owner = tsuit if eff == TRUMP else eff
-        if rules.ace_low_tractor and owner is not None and ACE in plain:
+        found = _suit_chains(eff_steps, eff == TRUMP, rules, level, constants, tsuit, len(plain))
+        if rules.ace_low_tractor and owner is not None and ACE in plain and eff_steps:
             # docs/rules.md §3 ace_low_tractor: A also links below the suit's lowest plain rank,
             # only at the bottom of a tractor (AA2233); it then ranks lowest.
-            ace_step = step[make(owner, ACE)]
             low = tuple(range(len(plain) - 1))  # the suit's own plain ranks below A
-            suit_chains.append((ace_step, *low))
-            values.append((-1, *low))
-        chains.append(tuple(suit_chains))
-        chain_values.append(tuple(values))
+            found.append((((make(owner, ACE),), *[eff_steps[i] for i in low]), (-1, *low)))
+        chains.append(tuple(c for c, _ in found))
+        chain_values.append(tuple(v for _, v in found))
     places = [0] * KINDS
     for place, kind in enumerate(sorted(range(KINDS), key=lambda k: _display_key(suit[k], power[k], k))):
         places[kind] = place
@@ -150,6 +150,83 @@ def trump_order(trump: Trump, rules: Rules) -> TrumpOrder:
         chain_values=tuple(chain_values),
         rank=tuple(places),
     )
+
+
+def _suit_chains(
+    steps: list[tuple[int, ...]], is_trump: bool, rules: Rules, level: int, constants: tuple[int, ...],
+    tsuit: int | None, plain: int,
+) -> list[tuple[Chain, tuple[int, ...]]]:
+    """The chains of one effective suit with the strength of each position (its
+    order step), before ``ace_low_tractor``'s bottom link (docs/rules.md §3).
+
+    A plain suit is one chain through its steps.  The trump suit's main chain runs
+    through every step, jokers and level cards included; with
+    ``tractors_through_level_cards`` off it breaks into the trump suit's own ranks
+    and the joker pair (the level and constant-rank cards link to nothing).  With
+    ``level_constant_tractors`` the tuples of one suit's trump-A (in the trump
+    suit), constant ranks and level rank link in that order too, kind by kind: one
+    more chain per path that takes such a link (``_linked_paths``)."""
+    whole = tuple(range(len(steps)))
+    if not is_trump:
+        return [(tuple(steps), whole)]
+    if not rules.tractors_through_level_cards:
+        # Botzone: the trump suit's own ranks chain (A..2 skipping level and constants), and SJ-BJ
+        own = tuple(range(plain if tsuit is not None else 0))
+        out = [(tuple(steps[i] for i in own), own)] if own else []
+        return [*out, ((steps[-2], steps[-1]), (len(steps) - 2, len(steps) - 1))]
+    found = [(tuple(steps), whole)]
+    if rules.level_constant_tractors and constants:
+        found += _linked_paths(steps, _same_suit_links(steps, level, constants, tsuit))
+    return found
+
+
+def _same_suit_links(
+    steps: list[tuple[int, ...]], level: int, constants: tuple[int, ...], tsuit: int | None
+) -> set[tuple[int, int]]:
+    """``level_constant_tractors`` (seed 000 四副 §7 主AA22, 级别连拖; seed 002 牌的大小 4):
+    for each suit, its trump-A (trump suit only), its constant ranks low → high and
+    its level rank link in that order, kind to kind.  Only the links that skip an
+    order step are new (the others are the main chain's already)."""
+    step_of = {k: i for i, kinds in enumerate(steps) for k in kinds}
+    links: set[tuple[int, int]] = set()
+    for s in range(4):
+        ladder = [make(s, r) for r in sorted(constants)] + [make(s, level)]
+        if s == tsuit and ACE != level and ACE not in constants:
+            ladder.insert(0, make(s, ACE))
+        ladder = [k for k in ladder if k in step_of]
+        for low, high in pairwise(ladder):
+            if step_of[high] > step_of[low] + 1:
+                links.add((low, high))
+    return links
+
+
+def _linked_paths(steps: list[tuple[int, ...]], links: set[tuple[int, int]]) -> list[tuple[Chain, tuple[int, ...]]]:
+    """Every maximal path up the steps that takes at least one of ``links``, as a
+    chain with its strengths.  A position is a whole step, or a single kind where a
+    link enters or leaves it; a path may switch between links and the main chain's
+    consecutive steps as often as it likes (♦AA→♦22→♠33→♦33 is one)."""
+    step_of = {k: i for i, kinds in enumerate(steps) for k in kinds}
+    out: list[tuple[Chain, tuple[int, ...]]] = []
+
+    def grow(path: list[tuple[int, tuple[int, ...]]], linked: bool, must_link: bool) -> None:
+        step, kinds = path[-1]
+        onward: list[tuple[int, tuple[int, ...], bool, bool]] = []  # (step, kinds, by a link, must link next)
+        if len(kinds) == 1:
+            onward += [(step_of[b], (b,), True, False) for a, b in sorted(links) if a == kinds[0]]
+        if step + 1 < len(steps) and not must_link:
+            nxt = steps[step + 1]
+            onward.append((step + 1, nxt, False, False))
+            if len(nxt) > 1:  # a single kind of the next step, entered to leave it by a link
+                onward += [(step + 1, (k,), False, True) for k in nxt if any(a == k for a, _ in links)]
+        for at, kinds_at, by_link, must in onward:
+            path.append((at, kinds_at))
+            grow(path, linked or by_link, must)
+            path.pop()
+        if not onward and linked:
+            out.append((tuple(k for _, k in path), tuple(s for s, _ in path)))
+
+    grow([(0, steps[0])], False, False)
+    return out
 
 
 def suit_label(order: TrumpOrder, card: int) -> str:

@@ -57,12 +57,12 @@ class Unit:
         return "".join(card_str(c) for c in self.cards)
 
 
-def _pick_kind(view: SuitView, step: int, counts: Sequence[int], width: int) -> int:
-    """Which kind of a step supplies a tuple of ``width`` (a view index): the
+def _pick_kind(view: SuitView, place: Sequence[int], counts: Sequence[int], width: int) -> int:
+    """Which kind of a chain position supplies a tuple of ``width`` (a view index): the
     highest power (docs/rules.md §4 "ties → the higher"), then the tightest fit (keeping
     wider tuples whole), then the lowest kind."""
     power, kinds = view.power, view.kinds
-    fits = [i for i in view.steps[step] if counts[i] >= width]
+    fits = [i for i in place if counts[i] >= width]
     if len(fits) == 1:
         return fits[0]
     return min(fits, key=lambda i: (-power[i], counts[i], kinds[i]))
@@ -82,7 +82,7 @@ def _best_tractor(view: SuitView, counts: list[int]) -> Unit | None:
     best: tuple[int, list[int], int] | None = None
     kinds, power = view.kinds, view.power
     for width in range(2, widest + 1):
-        for c, run in view.runs(view.held_steps(counts, width)):
+        for c, run in view.runs(view.held(counts, width)):
             if width * len(run) < best_key[0]:  # cannot win on cards
                 continue
             chain = view.chains[c]
@@ -104,7 +104,7 @@ def _decompose(cards: tuple[int, ...], order: TrumpOrder) -> tuple[Unit, ...]:
     counts = list(view.counts(cards))
     kinds, power = view.kinds, view.power
     units: list[Unit] = []
-    while view.runs(view.held_steps(counts, 2)):  # no run of pairs: no tractor, now or later
+    while view.runs(view.held(counts, 2)):  # no run of pairs: no tractor, now or later
         unit = _best_tractor(view, counts)
         if unit is None:  # the widest tuple, the highest of them (then the lowest kind)
             widest = max(counts)

@@ -15,10 +15,10 @@ from __future__ import annotations
 import os
 import re
 import time
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
-from flask import Flask, Response, g, request
+from flask import Flask, Response, request
 from flask_compress import Compress
 from flask_cors import CORS
 from werkzeug.exceptions import HTTPException
@@ -34,6 +34,9 @@ from service.errors import ProblemError, invalid, problem_response
 from service.jsonio import OrjsonProvider
 from service.limits import MAX_BODY_BYTES, MAX_WORK_UNITS
 from service.ops import ops, warm_engine
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 DEFAULT_CONFIG: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,  # a four-deck hand audit is ~10 KiB
@@ -109,24 +112,13 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     compress = Compress(app)
     min_size = app.config["COMPRESS_MIN_SIZE"]
 
-    # The request's state lives in ``g``, resolved once per hook (every ``g.x`` is a
-    # proxy look-up), and the caller's id is read from the WSGI environ as
-    # ``request.headers`` would read it: the hooks are every request's cost
-    # (bench/RESULTS.md, issue 22).
-    @app.before_request
-    def start_request() -> None:
-        state = g._get_current_object()
-        state.request_started = time.perf_counter()
-        state.request_id = logs.request_id_from(request.environ.get(logs.REQUEST_ID_ENVIRON))
-        units = app.config["MAX_WORK_UNITS"]
-        if units is not None:
-            state.work_budget = open_budget(units)  # engine.budget: bounded work per request
-
-    @app.teardown_request
-    def end_request(_exc: BaseException | None) -> None:
-        token = g.pop("work_budget", None)
-        if token is not None:
-            close_budget(token)
+    # Every request's cost (bench/RESULTS.md, issue 22): the request's start, its id
+    # and its work budget are set around the WSGI call (a plain wrapper of
+    # ``app.wsgi_app``, Flask's documented place for middleware) and kept in the
+    # WSGI environ, not in before/teardown hooks and ``g`` (every hook is a
+    # dispatch, every ``g.x`` a proxy look-up); the caller's id is read from the
+    # environ as ``request.headers`` would read it.
+    app.wsgi_app = request_scope(app.wsgi_app, app.config["MAX_WORK_UNITS"])  # type: ignore[method-assign]
 
     @app.after_request
     def finish_request(resp: Response) -> Response:
@@ -139,12 +131,12 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         if length is not None and length >= min_size:
             resp = compress.after_request(resp)
             length = resp.content_length  # gzipped (or not, when the client takes no gzip)
-        state = g._get_current_object()
-        started = getattr(state, "request_started", None)
+        environ = request.environ
+        started = environ.get(STARTED)
         seconds = time.perf_counter() - started if started is not None else 0.0
-        request_id = getattr(state, "request_id", None)
-        if request_id is None:  # answered before start_request ran
-            request_id = state.request_id = logs.request_id_from(request.environ.get(logs.REQUEST_ID_ENVIRON))
+        request_id = environ.get(logs.REQUEST_ID_KEY)
+        if request_id is None:  # a request context made without the WSGI call (request_scope)
+            request_id = environ[logs.REQUEST_ID_KEY] = logs.request_id_from(environ.get(logs.REQUEST_ID_ENVIRON))
         headers = resp.headers
         headers[logs.REQUEST_ID_HEADER] = request_id
         headers.setdefault("X-Content-Type-Options", "nosniff")
@@ -172,6 +164,30 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     warm_engine()
     git_commit()  # asked once, before gunicorn forks the workers
     return app
+
+
+STARTED = "tractor_referee.started"  # the environ key of the request's start (time.perf_counter)
+
+
+def request_scope(wsgi_app: WSGIApplication, units: int | None) -> WSGIApplication:
+    """``wsgi_app`` with every request's scope around it: its start time and
+    request id in the environ (``STARTED``, ``logs.REQUEST_ID_KEY``) and, when
+    ``units`` is set, a work budget of that many units open while the app
+    handles it (engine.budget: bounded work per request)."""
+    perf_counter, request_id_from, header = time.perf_counter, logs.request_id_from, logs.REQUEST_ID_ENVIRON
+
+    def scoped(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        environ[STARTED] = perf_counter()
+        environ[logs.REQUEST_ID_KEY] = request_id_from(environ.get(header))
+        if units is None:
+            return wsgi_app(environ, start_response)
+        token = open_budget(units)
+        try:
+            return wsgi_app(environ, start_response)
+        finally:
+            close_budget(token)
+
+    return scoped
 
 
 def http_problem(exc: HTTPException) -> Response:

@@ -14,14 +14,19 @@ import os
 import re
 import secrets
 import sys
+import time
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import IO, Any
 
-from flask import Flask, Response, g, has_request_context, request
+import orjson
+from flask import Flask, Response, has_request_context, request
 from pythonjsonlogger.orjson import OrjsonFormatter
 
 LEVELS = ("debug", "info", "warning", "error", "critical")
 REQUEST_ID_HEADER = "X-Request-ID"
 REQUEST_ID_ENVIRON = "HTTP_X_REQUEST_ID"  # the header in the WSGI environ (PEP 3333)
+REQUEST_ID_KEY = "tractor_referee.request_id"  # the request's id in the WSGI environ (service.app.request_scope)
 ACCESS_LOGGER = "tractor_referee.access"
 _SANE_ID = re.compile(r"^[\x21-\x7e]{1,128}$")
 
@@ -49,7 +54,7 @@ def request_id_from(header: str | None) -> str:
 
 
 def current_request_id() -> str | None:
-    return g.get("request_id") if has_request_context() else None
+    return request.environ.get(REQUEST_ID_KEY) if has_request_context() else None
 
 
 class RequestIdFilter(logging.Filter):
@@ -87,15 +92,59 @@ class _StderrHandler(logging.StreamHandler):  # type: ignore[type-arg]
         pass
 
 
-def json_handler(stream: IO[str] | None = None) -> logging.Handler:
-    handler: logging.Handler = logging.StreamHandler(stream) if stream is not None else _StderrHandler()
+def json_handler(stream: IO[str] | None = None) -> logging.StreamHandler[IO[str]]:
+    handler: logging.StreamHandler[IO[str]] = logging.StreamHandler(stream) if stream is not None else _StderrHandler()
     handler.setFormatter(json_formatter())
     handler.addFilter(RequestIdFilter())
     return handler
 
 
-def init_app(app: Flask) -> logging.Logger:
-    """JSON logs for ``app``: its own access logger and ``app.logger``.
+@dataclass(frozen=True, slots=True)
+class AccessLog:
+    """Where the access lines go: the JSON handler of the app's logs, or nowhere.
+
+    The access line is the one record whose fields are all known in advance
+    (plain strings, numbers and nulls), so it skips the logging machinery's
+    generic steps, which cost two thirds of the line (bench/RESULTS.md, issue
+    22): no ``LogRecord`` (its caller, thread and process look-ups), no walk of
+    the record's attributes by python-json-logger.  :func:`access_text` writes
+    the same JSON text python-json-logger's formatter (:func:`json_formatter`)
+    writes for a record of those fields, key for key and byte for byte
+    (tests/test_ops.py compares them), and :meth:`write` hands it to the same
+    handler's stream under the handler's lock, as ``StreamHandler.emit`` does.
+    """
+
+    handler: logging.StreamHandler[IO[str]] | None  # None: access lines off
+
+    def write(self, fields: dict[str, Any]) -> None:
+        handler = self.handler
+        if handler is None:
+            return
+        text = access_text(fields, time.time()) + handler.terminator
+        handler.acquire()
+        try:
+            handler.stream.write(text)
+            handler.flush()
+        except Exception:  # a broken stream: the stdlib's own error path (handleError), as for any record
+            record = logging.makeLogRecord({"name": ACCESS_LOGGER, "levelno": logging.INFO, "levelname": "INFO"})
+            handler.handleError(record)
+        finally:
+            handler.release()
+
+
+def access_text(fields: dict[str, Any], created: float) -> str:
+    """The access line for ``fields`` (``message`` first) logged at ``created``
+    (seconds since the epoch): ``level``, ``logger``, the fields in their order,
+    ``timestamp`` (UTC, ISO 8601), serialised by orjson as python-json-logger's
+    ``OrjsonFormatter`` does for a record whose message is the ``fields`` dict."""
+    line: dict[str, Any] = {"level": "INFO", "logger": ACCESS_LOGGER}
+    line.update(fields)
+    line["timestamp"] = datetime.fromtimestamp(created, tz=UTC)
+    return orjson.dumps(line).decode()
+
+
+def init_app(app: Flask) -> AccessLog:
+    """JSON logs for ``app``: its access lines and ``app.logger``.
 
     ``ACCESS_LOG`` (default true) switches the per-request line off;
     ``LOG_STREAM`` (default stderr) is where the lines go; ``LOG_LEVEL``
@@ -104,13 +153,12 @@ def init_app(app: Flask) -> logging.Logger:
     """
     handler = json_handler(app.config.get("LOG_STREAM"))
     level = getattr(logging, log_level(app.config.get("LOG_LEVEL") or os.environ.get("LOG_LEVEL")).upper())
-    access = logging.Logger(ACCESS_LOGGER, logging.INFO)  # per app, outside the global tree
-    access.addHandler(handler)
-    access.disabled = not app.config.get("ACCESS_LOG", True) or level > logging.INFO
+    enabled = app.config.get("ACCESS_LOG", True) and level <= logging.INFO
+    access = AccessLog(handler if enabled else None)
     app.logger.handlers[:] = [handler]
     app.logger.setLevel(level)
     app.logger.propagate = False
-    app.extensions["access_logger"] = access
+    app.extensions["access_log"] = access
     return access
 
 
@@ -121,8 +169,8 @@ def access_line(
     defaults to the current request's, ``bytes_out`` to ``resp.content_length``
     (a caller that has just read it passes it: werkzeug parses the header anew
     on every read)."""
-    logger: logging.Logger = app.extensions["access_logger"]
-    if logger.disabled:
+    access: AccessLog = app.extensions["access_log"]
+    if access.handler is None:
         return
     req = request._get_current_object()  # type: ignore[attr-defined]  # one proxy lookup, not twelve
     if request_id is None:
@@ -130,12 +178,7 @@ def access_line(
     environ = req.environ  # REMOTE_ADDR and the User-Agent header, as req.remote_addr/headers read them
     rule = req.url_rule
     method, path, status = req.method, req.path, resp.status_code
-    # The line is logged as a dict, python-json-logger's way of logging fields: it
-    # writes the dict's keys after the format's (level, logger, message), the
-    # ``message`` key in place of the empty message a dict record has.  A quarter
-    # cheaper than the same fields as ``extra`` record attributes, which the stdlib
-    # and the formatter each check one by one (bench/RESULTS.md, issue 22).
-    line = {
+    access.write({
         "message": f"{method} {path} {status}",
         "request_id": request_id,
         "method": method,
@@ -148,10 +191,4 @@ def access_line(
         "remote_addr": environ.get("REMOTE_ADDR"),
         "user_agent": environ.get("HTTP_USER_AGENT"),
         "pid": os.getpid(),
-    }
-    # makeRecord + handle: what logger.info does, minus the caller lookup (the
-    # access line's caller is always this function); the request id as a record
-    # attribute too, so RequestIdFilter has nothing to look up
-    logger.handle(logger.makeRecord(
-        logger.name, logging.INFO, __file__, 0, line, (), None, extra={"request_id": request_id}
-    ))
+    })

@@ -279,6 +279,8 @@ def level_tables_block() -> str:
 
 def planned_block() -> str:
     planned = rulebook.texts()["planned"]
+    if not (planned["options"] or any(planned["values"].values()) or planned["presets"]):
+        return "Nothing at present: every option, value and preset the sources describe is implemented."
     lines = ["| option | § | what it will do | values | default | sources |", "|---|---|---|---|---|---|"]
     for name, entry in planned["options"].items():
         values = "<br>".join(f"`{v}`: {linked(d)}" for v, d in entry.get("values", {}).items()) or "–"
@@ -286,13 +288,15 @@ def planned_block() -> str:
             f"| `{name}` | [§{entry['section']}](#s{entry['section']}) | {linked(entry['description'])} | {values} "
             f"| {show(entry['default'])} | {_sources_text(entry['sources'])} |"
         )
-    lines += ["", "New values of implemented options:", "", "| option | value | what it will do |", "|---|---|---|"]
-    for name, values in planned["values"].items():
-        for value, meaning in values.items():
-            lines.append(f"| [`{name}`](#option-{name}) | `{value}` | {linked(meaning)} |")
-    lines += ["", "Presets:", "", "| preset | what it will be | sources |", "|---|---|---|"]
-    for name, entry in planned["presets"].items():
-        lines.append(f"| `{name}` | {linked(entry['description'])} | {_sources_text(entry['sources'])} |")
+    if any(planned["values"].values()):
+        lines += ["", "New values of implemented options:", "", "| option | value | what it will do |", "|---|---|---|"]
+        for name, values in planned["values"].items():
+            for value, meaning in values.items():
+                lines.append(f"| [`{name}`](#option-{name}) | `{value}` | {linked(meaning)} |")
+    if planned["presets"]:
+        lines += ["", "Presets:", "", "| preset | what it will be | sources |", "|---|---|---|"]
+        for name, entry in planned["presets"].items():
+            lines.append(f"| `{name}` | {linked(entry['description'])} | {_sources_text(entry['sources'])} |")
     return "\n".join(lines)
 
 

@@ -1,5 +1,6 @@
 """Shared fixtures: the real app, and a client whose every response is checked
-against openapi.yaml (openapi-core) before a test sees it."""
+against openapi.yaml (openapi-core) before a test sees it; and how the suite is
+shared between pytest-xdist's workers (``-n 2 --dist loadgroup``, pyproject.toml)."""
 
 from __future__ import annotations
 
@@ -16,6 +17,24 @@ from service.app import create_app
 
 ROOT = Path(__file__).resolve().parent.parent
 SPEC_PATH = ROOT / "openapi.yaml"
+
+# Modules whose tests go to whichever xdist worker is free, one by one: each is
+# dominated by slow, independent tests (schemathesis' operations, hypothesis
+# properties) and has no module-scoped fixture. Every other module runs whole on
+# one worker, so its module fixtures (a browser, a generated client, a served
+# app) start once and its tests keep their order.
+SPREAD = frozenset({
+    "test_fuzz.py", "test_trick_properties.py", "test_follow_properties.py", "test_units.py",
+    "test_fields_fast_paths.py", "test_error_bounds.py", "test_throw_properties.py", "test_fastload.py",
+})
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist's worker reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Group each test by its file for ``--dist loadgroup``, except in SPREAD."""
+    for item in items:
+        if item.path.name not in SPREAD:
+            item.add_marker(pytest.mark.xdist_group(str(item.path.relative_to(ROOT))))
 
 
 @pytest.fixture(scope="session")

@@ -48,7 +48,8 @@ def choose_lead(hand: list[int], others: dict[int, list[int]], leader: int, orde
 
     A random unit of a random suit; now and then a throw of two or three
     units: played whole when the engine says it stands, else replaced by the
-    engine's forced play (and recorded as the attempt).
+    engine's forced play (and recorded as the attempt); a throw the rules
+    refuse outright (``throw_when_others_void``) becomes a single unit.
     """
     suits = sorted({order.suit[c] for c in hand})
     suit = rng.choice(suits)
@@ -59,6 +60,8 @@ def choose_lead(hand: list[int], others: dict[int, list[int]], leader: int, orde
         verdict = judge_throw(check_throw(leader, throw, others, order, rules))
         if verdict.valid:
             return throw, None
+        if verdict.refused:  # throw_when_others_void: refused, not forced; lead a single unit instead
+            return list(rng.choice(units).cards), None
         if rng.random() < 0.5:
             return list(verdict.forced_play), throw
     return list(rng.choice(units).cards), None

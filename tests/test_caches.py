@@ -7,7 +7,7 @@ import pkgutil
 from typing import Any
 
 import engine
-from engine.caches import CACHES
+from engine.caches import BYTE_BUDGET, CACHES, ENTRY_BYTES, byte_bound, cache_name
 
 
 def _engine_caches() -> dict[str, Any]:
@@ -30,3 +30,13 @@ def test_every_cache_is_listed_with_its_bound() -> None:
 
 def test_only_the_presets_are_unbounded() -> None:
     assert [c.function.__name__ for c in CACHES if c.bound is None] == ["preset"]
+
+
+def test_every_bounded_cache_has_a_measured_entry_size() -> None:
+    """bench/cache_memory.py measures them; a new cache needs its figure."""
+    assert sorted(ENTRY_BYTES) == sorted(cache_name(c) for c in CACHES if c.bound is not None)
+    assert all(size > 0 for size in ENTRY_BYTES.values())
+
+
+def test_the_caches_full_stay_within_the_byte_budget() -> None:
+    assert byte_bound() <= BYTE_BUDGET

@@ -67,6 +67,12 @@ def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[b
                           cwd=ROOT, timeout=120, check=False)
 
 
+@pytest.fixture(scope="module")
+def plain(mixed: tuple[Path, int, int]) -> subprocess.CompletedProcess[bytes]:
+    """``audit mixed.jsonl --jobs 2`` off a terminal: what the progress-bar tests compare with."""
+    return run("audit", str(mixed[0]), "--jobs", "2")
+
+
 # --- verdicts and exit codes ------------------------------------------------------------
 
 
@@ -295,9 +301,10 @@ def _screen_lines(terminal: bytes) -> list[str]:
 
 
 @pytest.mark.parametrize("columns", [80, 0])
-def test_progress_bar_stays_on_stderr(mixed: tuple[Path, int, int], columns: int) -> None:
+def test_progress_bar_stays_on_stderr(
+    mixed: tuple[Path, int, int], plain: subprocess.CompletedProcess[bytes], columns: int
+) -> None:
     path, _, _ = mixed
-    plain = run("audit", str(path), "--jobs", "2")
     terminal, piped, status = _on_a_terminal(["audit", str(path), "--jobs", "2"], False, columns)
     assert status == 2
     assert piped == plain.stdout  # exactly the report: no bar, no escape, no carriage return
@@ -305,10 +312,11 @@ def test_progress_bar_stays_on_stderr(mixed: tuple[Path, int, int], columns: int
     assert b"not JSON" in terminal and b"audited 10 hand(s)" in terminal
 
 
-def test_progress_bar_never_breaks_a_report_line(mixed: tuple[Path, int, int]) -> None:
+def test_progress_bar_never_breaks_a_report_line(
+    mixed: tuple[Path, int, int], plain: subprocess.CompletedProcess[bytes]
+) -> None:
     """stdout and stderr on one terminal: every report line shows whole, on its own line."""
     path, _, _ = mixed
-    plain = run("audit", str(path), "--jobs", "2")
     terminal, _, status = _on_a_terminal(["audit", str(path), "--jobs", "2"], stdout_too=True)
     assert status == 2 and re.search(rb"\d+/10 \[", terminal)
     shown = [line for line in _screen_lines(terminal) if line]

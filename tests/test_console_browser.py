@@ -4,7 +4,7 @@ against the app served on a loopback port.
 Each test settles one case the way a director would (clicking cards, typing
 notation, uploading a file), checks what the page shows, and writes
 screenshots at 360 px and 1920 px to ``$CONSOLE_SHOTS`` (default: a pytest
-temporary folder, printed with ``-s``). After every test the browser log must
+temporary folder, printed with ``-n 0 -s``). After every test the browser log must
 hold no error. The screenshots:
 
 - ``01-throw-98844-forced-44``: seed 000's throw against a hand with QS QS: the

@@ -68,7 +68,12 @@ FOLLOW_VERDICTS: dict[
     "30-card lead with quad tractors, four-deck-cgc": (
         False, ["follow.must_play_tractor"], [(2, 6, 1), (3, 2, 1), (2, 2, 2)], 26, [(3, 2), (2, 12)]
     ),
+    # the four-deck preset's own links (level_constant_tractors): ♠2♠2♠10♠10 and the like join,
+    # and a 4-pair tractor comes first
+    "six 2-pair tractors in trumps, level-constant links": (None, [], [(2, 4, 1), (2, 2, 4)], 24, [(2, 12)]),
+    "five 2-pair tractors, level-constant links": (None, [], [(2, 4, 1), (2, 2, 3)], 20, [(2, 10)]),
 }
+
 
 # Over the service's work budget (engine.budget, service.limits.MAX_WORK_UNITS): the
 # service answers them 422 too_complex; their verdicts are checked without the budget.
@@ -76,6 +81,8 @@ OVER_BUDGET = {
     "2-pair and triple tractors",  # 1,007 units
     "30-card lead with quad tractors, four-deck-cgc",  # 1,093
     "2-pair and triple tractors through /v1/trick with hands",  # its follows' together
+    "six 2-pair tractors in trumps, level-constant links",  # 5,337
+    "five 2-pair tractors, level-constant links",  # 2,146
 }
 
 

@@ -144,6 +144,18 @@ CASES: list[tuple[str, Any, tuple[str, str | None], str, str, str, bool, str | N
     ("cgc: 三條兩連拖 → 三條", "four-deck-cgc", ("10", "H"), "JS JS JS QS QS QS", "6S 6S 7S 7S 8S 8S 9S 9S 9S 3S", "9S 9S 9S 3S 6S 6S", True, None),
     ("cgc: 四條連拖 → two tractors", "four-deck-cgc", ("10", "H"), "4S 4S 4S 4S 5S 5S 5S 5S", "6S 6S 7S 7S JS JS QS QS 3S", "6S 6S 7S 7S JS JS QS QS", True, None),
     ("cgc: 四條連拖 → one tractor short", "four-deck-cgc", ("10", "H"), "4S 4S 4S 4S 5S 5S 5S 5S", "6S 6S 7S 7S JS JS QS QS 3S", "6S 6S 7S 7S JS JS 3S QS", False, PATTERN),
+    # --- follow_tractors pairs_only (the Botzone judge): pairs are owed, never a tractor
+    ("botzone: 334455 answered by three pairs", "botzone", ("2", "S"), *RULES_334455, "6H 6H QH QH 9H 9H", True, None),
+    ("botzone: 334455 answered by 6677 + a pair", "botzone", ("2", "S"), *RULES_334455, "6H 6H 7H 7H 9H 9H", True, None),
+    ("botzone: two pairs + two singles is short", "botzone", ("2", "S"), *RULES_334455, "6H 6H 7H 9H QH QH", False, PAIR),
+    ("pairs_only over four-deck's lists: pairs", {"preset": "four-deck", "follow_tractors": "pairs_only"}, ("10", "H"),
+     *FOUR_7788, "3S 3S 5S 5S", True, None),
+    ("botzone: a pair lead as ever", "botzone", ("2", "S"), "3H 3H", "6H 6H 7H KS", "6H 7H", False, PAIR),
+    # rbtying/shengji test_long_tractor_decomposition_draws_pairs (level K, spades trump)
+    ("shengji-io: 778899 owes the pair KK", "shengji-io", ("K", "S"), "7S 7S 8S 8S 9S 9S",
+     "4S 10S AS KH KD KC KS KS", "4S 10S AS KH KD KC", False, PAIR),
+    ("shengji-io: 778899 answered with KK", "shengji-io", ("K", "S"), "7S 7S 8S 8S 9S 9S",
+     "4S 10S AS KH KD KC KS KS", "4S 10S AS KH KS KS", True, None),
 ]
 
 

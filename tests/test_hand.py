@@ -341,3 +341,41 @@ def test_each_trick_is_what_the_checked_calls_answer(name: str) -> None:
             for lang in ("en", "zh"):
                 assert trick_json(a.result, lang) == trick_json(whole, lang)
                 assert throw_json(a.throw, lang) == throw_json(throw, lang)
+
+
+@pytest.mark.parametrize(("rules", "flagged"), [("four-deck", True), ("two-deck", False)])
+def test_a_throw_into_a_void_is_flagged(api: Any, rules: str, flagged: bool) -> None:
+    """docs/rules.md §4 throw_when_others_void: /v1/hand reports a throw nobody else could follow
+    in suit (refused in four-deck, seed 000 四副); under two-deck the same throw simply stands."""
+    payload = {
+        "rules": rules, "trump": {"level": "3", "suit": "H"}, "dealer": 0, "levels": {"A": "3", "B": "3"},
+        "hands": {"0": ["AS", "KS"], "1": ["4C", "5C"], "2": ["6D", "7D"], "3": ["8C", "9C"]}, "kitty": [],
+        "tricks": [{"leader": 0, "plays": [["AS", "KS"], ["4C", "5C"], ["6D", "7D"], ["8C", "9C"]]}],
+    }
+    resp = api.post("/v1/hand", payload)
+    assert resp.status_code == 200
+    codes = [(v["trick"], v["seat"], v["code"]) for v in resp.json["violations"]]
+    assert ((0, 0, "throw.into_void") in codes) is flagged
+
+
+@pytest.mark.parametrize("kind", ["points_per_failed_card", "points_per_throw"])
+def test_game_point_penalties_move_the_points(kind: str) -> None:
+    """docs/rules.md §4: the Botzone judge's points_per_failed_card and jding92/shengji-online's
+    points_per_throw move game points in the replayed hand like points_per_card."""
+    rules = rules_from_json({"preset": "two-deck", "throw_penalty": kind})
+    for seed in range(40):
+        deal = play_hand(rules, seed)
+        if any(t.attempted_throw for t in deal.tricks):
+            break
+    else:  # pragma: no cover
+        pytest.fail("no generated hand attempted a failing throw")
+    result = audit(deal)
+    assert result.valid and result.penalties and all(p.kind == kind for p in result.penalties)
+    for p, t in zip(result.penalties, [t for t in result.tricks if t.throw is not None and not t.throw.valid],
+                    strict=True):
+        failed = sum(f.unit.size for f in t.throw.failed_units)
+        assert p.amount == (10 * failed if kind == "points_per_failed_card" else 10)
+    plain = audit_hand(preset("two-deck"), deal.trump, deal.dealer, (0, 0), deal.hands, deal.kitty, deal.tricks, True)
+    dealer_side = {deal.dealer, (deal.dealer + 2) % 4}
+    shift = sum(p.amount if p.seat in dealer_side else -p.amount for p in result.penalties)
+    assert result.trick_points - plain.trick_points == shift

@@ -71,6 +71,17 @@ MULTIPLIER_CASES = [
      "4S 4S 5S 5S", 8, 4),
     ("linear tractor 445566 (seed 001: 2×6)", rules("two-deck", kitty_multiplier="linear"), trump("2", "H"),
      "4S 4S 5S 5S 6S 6S", 12, 6),
+    # flat (jding92/shengji-online): single 2, any tuple 4, any tractor 8
+    ("flat single", rules("two-deck", kitty_multiplier="flat"), trump("2", "H"), "AS", 2, 1),
+    ("flat singles thrown", rules("two-deck", kitty_multiplier="flat"), trump("2", "H"), "AS KS QS", 2, 1),
+    ("flat pair", rules("two-deck", kitty_multiplier="flat"), trump("2", "H"), "8S 8S", 4, 2),
+    ("flat pair in a throw", rules("two-deck", kitty_multiplier="flat"), trump("2", "H"), "AS 8S 8S", 4, 2),
+    ("flat triple (any tuple)", rules("three-deck", kitty_multiplier="flat"), trump("2", "H"), "8S 8S 8S", 4, 3),
+    ("flat quad (any tuple)", rules("four-deck-cgc", kitty_multiplier="flat"), trump("3", "H"), "8S 8S 8S 8S", 4, 4),
+    ("flat tractor", rules("two-deck", kitty_multiplier="flat"), trump("2", "H"), "4S 4S 5S 5S", 8, 4),
+    ("flat long tractor", rules("two-deck", kitty_multiplier="flat"), trump("2", "H"), "4S 4S 5S 5S 6S 6S 7S 7S", 8, 8),
+    ("flat tractor beside a wider triple", rules("three-deck", kitty_multiplier="flat"), trump("2", "H"),
+     "AS AS AS 4S 4S 5S 5S", 8, 4),
     # lianzhong: seed 003
     ("lianzhong Titanic L=2 (seed 003: 18)", rules("three-deck"), trump("2", "H"), "4S 4S 4S 5S 5S 5S", 18, 6),
     ("lianzhong Titanic L=3 (2·3^3)", rules("three-deck"), trump("2", "H"),

@@ -20,7 +20,7 @@ from prometheus_client.multiprocess import MultiProcessCollector
 from service import metrics
 from service.app import create_app
 from service.healthcheck import health_url
-from service.logs import request_id_from
+from service.logs import ACCESS_LOGGER, access_text, json_formatter, request_id_from
 from service.metrics import archive_dead_worker, count_verdict, sample_values
 
 ANALYZE = {"rules": "two-deck", "trump": {"level": "10", "suit": "H"}, "cards": ["10H", "10H", "BJ"]}
@@ -132,6 +132,28 @@ def test_the_access_line_has_every_field_in_order(logged: tuple[Any, io.StringIO
     assert len(second["request_id"]) == 32  # a fresh id, none was sent
     assert (second["message"], second["bytes_in"], second["remote_addr"]) == ("GET /healthz 200", 0, "10.1.2.4")
     assert second["user_agent"].startswith("Werkzeug/")
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"message": "GET /healthz 200", "request_id": "0" * 32, "method": "GET", "path": "/healthz",
+         "endpoint": "/healthz", "status": 200, "duration_ms": 0.123, "bytes_in": 0, "bytes_out": 16,
+         "remote_addr": "127.0.0.1", "user_agent": None, "pid": 4242},
+        {"message": "POST /v1/follow/ 404", "request_id": "é\"\\<>\u2028", "method": "OTHER", "path": "/v1/\u6e38\t",
+         "endpoint": None, "status": 404, "duration_ms": 12345.0, "bytes_in": 10 ** 6, "bytes_out": None,
+         "remote_addr": None, "user_agent": "\x00\x1f 牌/1.0 \ud7ff", "pid": 1},
+    ],
+)
+@pytest.mark.parametrize("created", [0.0, 1764620000.5, 1764620000.000001, 1764620000.999999])
+def test_the_access_line_is_what_python_json_logger_writes(fields: dict[str, Any], created: float) -> None:
+    """The access line skips the logging machinery (service.logs.AccessLog); its text
+    is the formatter's for the same fields, byte for byte, timestamp included."""
+    record = logging.Logger(ACCESS_LOGGER).makeRecord(
+        ACCESS_LOGGER, logging.INFO, __file__, 0, fields, (), None, extra={"request_id": fields["request_id"]}
+    )
+    record.created = created
+    assert access_text(fields, created) == json_formatter().format(record)
 
 
 def test_an_unhandled_error_is_a_logged_problem_with_the_request_id(logged: tuple[Any, io.StringIO]) -> None:

@@ -39,10 +39,48 @@ def test_preset_rows(name: str) -> None:
     assert r.no_bid_fallback == ("kitty_first_card" if cgc else "spades" if name == "four-deck" else "no_trump")
     assert r.throw_comparison == "largest_unit" and r.follow_draw == "format"
     assert r.protect_longer_tuples is False and r.ace_low_tractor is False and r.kitty_cap == 64
+    # docs/rules.md §10 "Other defaults": the compatibility presets' options stay off in the seeds' presets
+    assert r.throw_when_others_void == ("refused" if name == "four-deck" else "allowed")
+    assert (r.follow_tractors, r.throw_forced_cards, r.ruff_shape) == ("required", "unit", "structure")
+
+
+# docs/rules.md §10, the compatibility presets: every value that differs from two-deck
+COMPAT = {
+    "shengji-io": {
+        "kitty_multiplier": "linear", "throw_forced_unit": "first_blocked", "throw_comparison": "all_units",
+        "self_overturn": False, "mandatory_levels": ["A"],
+    },
+    "botzone": {
+        "kitty_multiplier": "linear", "level_table": LEVEL_TABLES["botzone"].as_json(),
+        "follow_tractors": "pairs_only", "throw_forced_cards": "lowest_card",
+        "throw_penalty": "points_per_failed_card", "tractors_through_level_cards": False,
+    },
+}
+
+
+@pytest.mark.parametrize("name", list(COMPAT))
+def test_compatibility_presets_are_two_deck_with_their_differences(name: str) -> None:
+    base = preset("two-deck").as_json()
+    got = preset(name).as_json()
+    differ = {k: v for k, v in got.items() if base[k] != v and k != "preset"}
+    assert differ == COMPAT[name]
+    assert preset(name).throw_penalty_points_per_card == 10  # Botzone: 10 a card of the failed units
+
+
+def test_botzone_level_table() -> None:
+    """docs/rules.md §8: p < 5 → dealer 3; < 40 → 2; < 80 → 1; 80–119 → defenders 1; 120–159 → 2; 160+ → 3."""
+    table = LEVEL_TABLES["botzone"]
+    got = {p: (table.band_for(p).side, table.band_for(p).levels) for p in (0, 5, 35, 40, 75, 80, 115, 120, 155, 160, 200)}
+    assert got == {
+        0: ("dealer", 3), 5: ("dealer", 2), 35: ("dealer", 2), 40: ("dealer", 1), 75: ("dealer", 1),
+        80: ("defenders", 1), 115: ("defenders", 1), 120: ("defenders", 2), 155: ("defenders", 2),
+        160: ("defenders", 3), 200: ("defenders", 3),
+    }
+    assert table.step is None
 
 
 def test_every_preset_names_every_option() -> None:
-    assert set(TABLE) == set(PRESET_VALUES)
+    assert set(TABLE) | set(COMPAT) == set(PRESET_VALUES)
     for name in PRESET_VALUES:
         assert set(preset(name).as_json()) == set(OPTIONS) | {"preset"}
 

@@ -121,7 +121,7 @@ def test_rulesets(api: Any) -> None:
     body = api.get("/v1/rulesets").json
     names = [r["name"] for r in body["rulesets"]]
     assert names == ["one-deck", "one-deck-lianzhong", "two-deck", "two-deck-constant-2",
-                     "two-deck-lianzhong", "three-deck", "four-deck", "four-deck-cgc"]
+                     "two-deck-lianzhong", "three-deck", "four-deck", "four-deck-cgc", "shengji-io", "botzone"]
     assert body["default"] == "two-deck"
     for r in body["rulesets"]:
         assert set(r["options"]) - {"preset"} == set(body["options"])

@@ -53,6 +53,12 @@ BOUNDARIES: dict[str, list[tuple[int, str, int]]] = {
         (-20, D, 2), (0, D, 2), (5, D, 1), (35, D, 1), (40, F, 0), (75, F, 0), (80, F, 1), (95, F, 1),
         (100, F, 2), (200, F, 2), (1000, F, 2),
     ],
+    # the Botzone 双升 judge's score as levels (docs/rules.md §8): <5 +3, <40 +2, <80 +1, then the
+    # defenders 80 +1, 120 +2, 160 +3, no step
+    "botzone": [
+        (-10, D, 3), (0, D, 3), (5, D, 2), (35, D, 2), (40, D, 1), (75, D, 1), (80, F, 1), (115, F, 1),
+        (120, F, 2), (155, F, 2), (160, F, 3), (200, F, 3), (400, F, 3),
+    ],
 }
 
 BOUNDARY_CASES = [(table, p, side, n) for table, rows in BOUNDARIES.items() for p, side, n in rows]

@@ -342,3 +342,95 @@ def test_leader_hand_with_copies_counts_the_lead_once() -> None:
     """The lead is part of the leader's hand: both given is no double count."""
     v = judge("9S 9S 8S 8S 4S", {0: "9S 9S 8S 8S 4S 3C", 1: "4S"})
     assert v.valid
+
+
+# --- throw_forced_cards, the new penalties, ties and throws into a void (docs/rules.md §4)
+
+
+@pytest.mark.parametrize(
+    ("forced_cards", "policy", "unit", "play"),
+    [
+        ("unit", "lowest_failed", "5S 5S 4S 4S", "5S 5S 4S 4S"),
+        ("lowest_card", "lowest_failed", "5S 5S 4S 4S", "4S"),
+        ("lowest_card", "smallest_failed", "9S 9S", "9S"),
+        ("lowest_card", "smallest_unit", "KS", "KS"),
+    ],
+)
+def test_throw_forced_cards(forced_cards: str, policy: str, unit: str, play: str) -> None:
+    """throw_forced_cards lowest_card (the Botzone judge): only the forced unit's lowest card is played."""
+    rules = {"preset": "two-deck", "throw_forced_unit": policy, "throw_forced_cards": forced_cards}
+    v = judge(POLICY_LEAD, POLICY_HANDS, rules=rules)
+    assert text(v.forced_unit.cards) == unit and text(v.forced_play) == play
+    codes = [r.code for r in v.reasons]
+    assert ("throw.forced_lowest_card" in codes) is (unit != play)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "expected"),
+    [
+        # POLICY_LEAD against POLICY_HANDS: 5544 (4 cards) and 99 (2 cards) fail, 8 cards thrown
+        ({"throw_penalty": "points_per_card"}, ("points_per_card", 80, 0, 1)),
+        ({"throw_penalty": "points_per_failed_card"}, ("points_per_failed_card", 60, 0, 1)),
+        ({"throw_penalty": "points_per_failed_card", "throw_penalty_points_per_card": 5}, ("points_per_failed_card", 30, 0, 1)),
+        ({"throw_penalty": "points_per_throw"}, ("points_per_throw", 10, 0, 1)),
+        ({"throw_penalty": "points_per_throw", "throw_penalty_points_per_card": 20}, ("points_per_throw", 20, 0, 1)),
+    ],
+)
+def test_game_point_penalties(overrides: dict[str, Any], expected: tuple[Any, ...]) -> None:
+    """points_per_card counts the whole throw, points_per_failed_card only its failed units (Botzone),
+    points_per_throw is one amount per failed throw (jding92/shengji-online)."""
+    v = judge(POLICY_LEAD, POLICY_HANDS, rules={"preset": "two-deck", **overrides})
+    p = v.penalty
+    assert (p.kind, p.amount, p.seat, p.team) == expected
+    assert [r.code for r in v.reasons if r.code.startswith("throw.penalty")] == [f"throw.penalty.{expected[0]}"]
+
+
+@pytest.mark.parametrize("policy", ["lowest_failed", "smallest_failed", "first_blocked"])
+@pytest.mark.parametrize(
+    ("lead", "forced"),
+    [
+        ("10S 10C 10D", "10D"),
+        ("10S 10C", "10C"),
+        ("10S 10S 10C 10C", "10C 10C"),
+        ("10C 10C 10S 10S", "10C 10C"),
+    ],
+)
+def test_equal_failed_units_tie_break_by_suit(policy: str, lead: str, forced: str) -> None:
+    """docs/rules.md §4: failed units of as many cards and equal rank (off-suit level cards, playing 10
+    with hearts trump) are forced ♦ first, then ♣, ♥, ♠, whatever the order they were sent in."""
+    v = judge(lead, {1: "SJ SJ 10H 10H"}, rules={"preset": "two-deck", "throw_forced_unit": policy})
+    assert len({(u.rank, u.size) for u in v.units if text(u.cards) != "10H"}) == 1
+    assert text(v.forced_play) == forced
+
+
+def test_tie_break_is_stable_under_reordering() -> None:
+    import itertools
+
+    for perm in itertools.permutations(["10S", "10C", "10D"]):
+        assert text(judge(" ".join(perm), {2: "BJ"}).forced_play) == "10D"
+
+
+@pytest.mark.parametrize(
+    ("rules", "lead", "hands", "refused"),
+    [
+        ("four-deck", "AS KS", {1: "3C", 2: "2D 4H", 3: ""}, True),
+        ("four-deck", "AS KS", {1: "3C", 2: "2D 4S", 3: ""}, False),  # seat 2 holds a spade: judged as ever
+        ("four-deck", "AS", {1: "3C", 2: "2D", 3: ""}, False),  # one unit: an ordinary lead
+        ("four-deck", "AS AS", {1: "3C", 2: "2D", 3: ""}, False),
+        ("four-deck", "BJ SJ", {1: "4C", 2: "4D", 3: "5S"}, True),  # trumps: nobody else holds one
+        ("four-deck", "BJ SJ", {1: "3C", 2: "4D", 3: "5S"}, False),  # 3C: a level card, a trump
+        ("two-deck", "AS KS", {1: "3C", 2: "2D 4H", 3: ""}, False),
+        ({"preset": "two-deck", "throw_when_others_void": "refused"}, "AS KS", {1: "3C", 2: "2D 4H", 3: ""}, True),
+        ({"preset": "two-deck", "throw_when_others_void": "refused"}, "AS KS", {1: "3C", 2: "2D 4H"}, False),
+    ],
+)
+def test_throw_when_others_void(rules: Any, lead: str, hands: dict[int, str], refused: bool) -> None:
+    """seed 000 四副 当其他三方没有自己所拿花色情况下，不能进行甩牌: refused, not forced.
+    Judged only when all three other hands are given (the service requires them)."""
+    v = judge(lead, hands, rules=rules, level="3")
+    assert v.refused is refused
+    if refused:
+        assert not v.valid and v.forced_unit is None and v.forced_play == () and v.failed_units == ()
+        assert v.penalty.kind == "none"
+        assert [r.code for r in v.reasons] == ["throw.refused_others_void"]
+        assert all(r.en and r.zh for r in v.reasons)

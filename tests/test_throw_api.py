@@ -137,3 +137,28 @@ def test_not_json_and_bad_json(api: Any) -> None:
     assert api.post("/v1/throw", data="x", content_type="text/plain").status_code == 415
     assert api.post("/v1/throw", data="{", content_type="application/json").status_code == 400
     assert api.post("/v1/throw", data=b"[" * 70000, content_type="application/json").status_code == 413
+
+
+def test_a_throw_into_a_void_is_refused(api: Any) -> None:
+    """docs/rules.md §4 throw_when_others_void (refused in four-deck, seed 000 四副): nobody else holds
+    spades, so AS KS is refused outright, a 422 throw_into_void at /lead, in every language."""
+    payload = {"rules": "four-deck", "trump": {"level": "3", "suit": "H"}, "leader": 0, "lead": ["AS", "KS"],
+               "hands": {"1": ["4C"], "2": ["5D"], "3": []}}
+    resp = api.post("/v1/throw", payload)
+    assert resp.status_code == 422
+    assert [(e["pointer"], e["code"]) for e in resp.get_json()["errors"]] == [("/lead", "throw_into_void")]
+    zh = api.post("/v1/throw", payload, headers={"Accept-Language": "zh-CN"})
+    assert "不能甩牌" in zh.get_json()["errors"][0]["message"]
+    held = api.post("/v1/throw", payload | {"hands": {"1": ["4C"], "2": ["5D", "6S"], "3": []}})
+    assert held.status_code == 200 and held.get_json()["valid"] is True
+    allowed = api.post("/v1/throw", payload | {"rules": "two-deck"})
+    assert allowed.status_code == 200 and allowed.get_json()["valid"] is True
+
+
+def test_botzone_throw_in_json(api: Any) -> None:
+    """The botzone preset: the lowest failed unit's lowest card, 10 points a card of the failed units."""
+    resp = api.post("/v1/throw", body(["9S", "8S", "8S", "4S", "4S"], {"1": ["QS", "QS"], "3": ["5S", "5S"]},
+                                      rules="botzone"))
+    data = resp.get_json()
+    assert data["forced_unit"]["cards"] == ["4S", "4S"] and data["forced_play"] == ["4S"]
+    assert data["penalty"] == {"kind": "points_per_failed_card", "amount": 50, "seat": 0, "team": "B"}

@@ -22,7 +22,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.cards import KINDS
-from engine.rules import THROW_FORCED_UNITS, Rules, rules_from_json
+from engine.rules import (
+    THROW_FORCED_CARDS,
+    THROW_FORCED_UNITS,
+    THROW_WHEN_OTHERS_VOID,
+    Rules,
+    rules_from_json,
+)
 from engine.throw import ThrowVerdict, check_throw, judge_throw
 from engine.trump import Trump, TrumpOrder, trump_order
 from engine.units import Unit, decompose
@@ -42,6 +48,8 @@ def deals(draw: Any, max_lead: int = 12, max_hand: int = 52) -> tuple[Any, ...]:
             "level_suit_precedence": draw(st.booleans()),
             "ace_low_tractor": draw(st.booleans()),
             "throw_forced_unit": draw(st.sampled_from(THROW_FORCED_UNITS)),
+            "throw_forced_cards": draw(st.sampled_from(THROW_FORCED_CARDS)),
+            "throw_when_others_void": draw(st.sampled_from(THROW_WHEN_OTHERS_VOID)),
         }
     )
     order = trump_order(Trump(draw(st.integers(0, 12)), draw(st.sampled_from([None, 0, 1, 2, 3]))), rules)
@@ -99,15 +107,23 @@ SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[Heal
 def test_basic_invariants(deal: tuple[Any, ...]) -> None:
     rules, order, leader, lead, hands = deal
     v = judge_throw(check_throw(leader, lead, hands, order, rules))
-    assert v.valid == (not v.failed_units)
     assert Counter(c for u in v.units for c in u.cards) == Counter(lead)
+    if v.refused:  # throw_when_others_void: a throw nobody else can follow in suit (docs/rules.md §4)
+        assert len(v.units) > 1 and not v.valid and v.forced_play == () and v.forced_unit is None
+        assert rules.throw_when_others_void == "refused"
+        assert not any(order.suit[c] == v.suit for s, h in hands.items() if s != leader for c in h)
+        return
+    assert v.valid == (not v.failed_units)
     if len(v.units) == 1:
         assert v.valid
     if v.valid:
         assert v.forced_play == tuple(lead) and v.forced_unit is None and v.penalty.kind == "none"
     else:
         assert v.forced_unit in v.units
-        assert v.forced_play == v.forced_unit.cards
+        if rules.throw_forced_cards == "lowest_card":  # the Botzone judge: its lowest card only
+            assert v.forced_play == v.forced_unit.cards[-1:]
+        else:
+            assert v.forced_play == v.forced_unit.cards
         if rules.throw_forced_unit != "smallest_unit":
             assert v.forced_unit in [f.unit for f in v.failed_units]
     for f in v.failed_units:

@@ -39,8 +39,8 @@ def test_tops_are_the_highest_run_of_each_length(preset: str, ace_low: bool) -> 
                 view = suit_view(order, suit)
                 expected = [NO_RANK] * (len(view.kinds) + 1)
                 for chain, values in zip(order.chains[suit], order.chain_values[suit], strict=True):
-                    for top, step in enumerate(chain):
-                        power = max(order.power[k] for k in order.steps[suit][step])
+                    for top, place in enumerate(chain):
+                        power = max(order.power[k] for k in place)
                         for length in range(1, top + 2):
                             rank = power if length == 1 else values[top] * 4 + power % 4
                             expected[length] = max(expected[length], rank)

@@ -115,6 +115,33 @@ CASES: list[tuple[str, Any, Any, int, list[str], int, list[str], list[bool], int
     ("10S10S 10C10C is no tractor", "four-deck-cgc", TEN_H, 0,
      ["3H 3H 4H 4H", "10S 10S 10C 10C", "10H 10H 10S 10S", "AH AH KH KH"], 2, [L, F, F, F],
      [False, False, True, False], 100),
+    # --- the compatibility presets and their options (docs/rules.md §6, §10)
+    # rbtying/shengji test_throw_evaluation_policy_highest_card: all_units keeps seat 2
+    ("shengji-io: all_units, 2S BJ does not beat 3S 4S", "shengji-io", ("K", "S"), 0,
+     ["4C 6C", "2S 3S", "3S 4S", "2S BJ"], 2, [L, R, R, R], [False, True, True, False], 0),
+    ("largest_unit: the big joker decides", "two-deck", ("K", "S"), 0,
+     ["4C 6C", "2S 3S", "3S 4S", "2S BJ"], 3, [L, R, R, R], [False, True, True, True], 0),
+    ("botzone: seed 000's ruff of AK5544", "botzone", TEN_H, 0,
+     ["AS KS 5S 5S 4S 4S", "9H 9H 8H 8H 7H 2H", "QS JS 9S 8S 7S 6S", "3D 4D 5D 6D 7D 8D"],
+     1, [L, R, F, D], [False, True, False, False], 25),
+    # throw_comparison dominance (jding92/shengji-online): one unit equal, one stronger
+    ("dominance: 5H 4H over 5H 3H", {"preset": "two-deck", "throw_comparison": "dominance"}, TEN_H, 0,
+     ["AS KS", "5H 3H", "5H 4H", "6D 7D"], 2, [L, R, R, D], [False, True, True, False], 20),
+    ("all_units: 5H 4H not over 5H 3H", {"preset": "two-deck", "throw_comparison": "all_units"}, TEN_H, 0,
+     ["AS KS", "5H 3H", "5H 4H", "6D 7D"], 1, [L, R, R, D], [False, True, False, False], 20),
+    ("dominance: a weaker unit loses", {"preset": "two-deck", "throw_comparison": "dominance"}, TEN_H, 0,
+     ["AS KS", "6H 3H", "5H 4H", "6D 7D"], 1, [L, R, R, D], [False, True, False, False], 15),
+    # ruff_shape exact (jding92/shengji-online): a pair does not ruff two singles
+    ("structure: a trump pair ruffs two singles", "two-deck", TEN_H, 0,
+     ["AS KS", "3H 3H", "QS JS", "4D 5D"], 1, [L, R, F, D], [False, True, False, False], 15),
+    ("exact: a trump pair is a discard on two singles", {"preset": "two-deck", "ruff_shape": "exact"}, TEN_H, 0,
+     ["AS KS", "3H 3H", "QS JS", "4D 5D"], 0, [L, D, F, D], [False, False, False, False], 15),
+    ("exact: two trump singles ruff, the pair did not", {"preset": "two-deck", "ruff_shape": "exact"}, TEN_H, 0,
+     ["AS KS", "3H 3H", "5H 4H", "4D 6D"], 2, [L, D, R, D], [False, False, True, False], 15),
+    ("structure: the pair ruffs, 5H 4H over-ruffs", "two-deck", TEN_H, 0,
+     ["AS KS", "3H 3H", "5H 4H", "4D 6D"], 2, [L, R, R, D], [False, True, True, False], 15),
+    ("exact: a pair + single ruffs a pair + single", {"preset": "two-deck", "ruff_shape": "exact"}, TEN_H, 0,
+     ["5S 4S 4S", "9H 7H 7H", "8H 8H 4H", "3C 6C 7C"], 2, [L, R, R, D], [False, True, True, False], 5),
 ]
 
 

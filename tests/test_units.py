@@ -202,8 +202,8 @@ def _plain_greedy(cards: list[int], o: TrumpOrder) -> list[tuple[int, int, tuple
             for chain, values in zip(o.chains[suit], o.chain_values[suit], strict=True):
                 run: list[int] = []
                 top = 0
-                for pos, step in enumerate([*chain, None]):
-                    fits = [] if step is None else [k for k in o.steps[suit][step] if counts[k] >= width]
+                for pos, place in enumerate([*chain, None]):
+                    fits = [] if place is None else [k for k in place if counts[k] >= width]
                     if fits:
                         kind = min(fits, key=lambda k: (-o.power[k], counts[k], k))
                         run.append(kind)

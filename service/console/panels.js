@@ -164,7 +164,7 @@ function throwLine(v, leader) {
 
 function penaltyText(p) {
   if (p.kind === "match_point") return t("penaltyMatch", { amount: p.amount, seat: seatLabel(p.seat) });
-  if (p.kind === "points_per_card") return t("penaltyPoints", { amount: p.amount, team: api.teamName(p.team) });
+  if (p.kind.startsWith("points_per_")) return t("penaltyPoints", { amount: p.amount, team: api.teamName(p.team) });
   return t("penaltyNone");
 }
 

@@ -108,6 +108,16 @@ def post_throw() -> Any:
     verdict = judge_throw(check_throw(body["leader"], body["lead"], body["hands"], order, rules))
     if len(verdict.units) > 1:
         require_other_hands(body["leader"], body["hands"])
+    if verdict.refused:
+        raise InvalidInput(
+            Problem(
+                ("lead",),
+                "none of the other three players holds the lead's suit, so a lead of several units is not "
+                "allowed (throw_when_others_void refused, docs/rules.md §4): it is refused, not forced; "
+                "the leader leads again",
+                code="throw_into_void",
+            )
+        )
     lang = language()
     count_verdict("throw.valid", verdict.valid)
     return json_response(throw_json(verdict, lang), lang)
