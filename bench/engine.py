@@ -87,6 +87,10 @@ def timed(fn: Callable[..., object], *args: object) -> float:
     return (time.perf_counter() - start) * 1e6
 
 
+def _follow(*args: Any) -> object:
+    return follow.judge_follow(follow.check_follow(*args))
+
+
 def _resolve(*args: Any) -> object:
     """The trick as the service resolves it: checked, then resolved."""
     return trick.resolve_trick(trick.check_trick(*args))
@@ -193,8 +197,8 @@ def follow_check(runs: int, rng: random.Random) -> list[Row]:
                 if rng.random() < 0.5 and len(mine) >= len(lead):
                     play = rng.sample(mine, len(lead))
                 else:
-                    play = list(follow.judge_follow(lead, hand, None, order, rules).example)
-                times.append(timed(follow.judge_follow, lead, hand, play, order, rules))
+                    play = list(follow.judge_follow(follow.check_follow(lead, hand, None, order, rules)).example)
+                times.append(timed(_follow, lead, hand, play, order, rules))
             label = _name(spec) + (" (trumps)" if in_trumps else "")
             rows.append(Row("follow", name, label, sum(w * n for w, n in spec), rules.hand_size, tuple(times)))
     return rows
@@ -210,7 +214,7 @@ def trick_resolution(runs: int, rng: random.Random) -> list[Row]:
             bare, judged = [], []
             for _ in range(runs):
                 order, lead, hands = _deal(rng, rules, spec, in_trumps)
-                plays = [lead] + [list(follow.judge_follow(lead, h, None, order, rules).example) for h in hands[1:]]
+                plays = [lead] + [list(follow.judge_follow(follow.check_follow(lead, h, None, order, rules)).example) for h in hands[1:]]
                 seats = dict(enumerate(hands))
                 bare.append(timed(_resolve, 0, plays, order, rules))
                 judged.append(timed(_resolve, 0, plays, order, rules, seats))

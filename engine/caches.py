@@ -42,22 +42,20 @@ CACHES: tuple[Cache, ...] = (
     # the boundaries
     Cache(rules.preset, "preset name", None),
     Cache(trump.trump_order, "(trump, rules)", 512),
-    Cache(suit.suit_view, "(trump order, effective suit)", 512),
+    Cache(suit.suit_view, "(trump order, effective suit, protect)", 512),
     Cache(units._decompose, "(sorted cards, trump order)", 4096),
     Cache(lead.lead_of, "(sorted cards, trump order, follow_patterns)", 1024),
     Cache(lead.lead_form, "(unit shapes, suit, follow_patterns)", 512),
-    Cache(follow._obligation_for, "(lead form, suit view, counts, follow_draw, protect)", 512),
+    Cache(follow._obligation_for, "(lead form, suit view (with protect), counts, follow_draw)", 512),
+    Cache(follow._reached, "(lead form, suit view, play counts): the measure of a follow", 4096),
     Cache(trick._arrangements, "(sorted play, lead form, trump order, wider_shape_beats, decks, comparison)", 4096),
     Cache(trick._single_arrangements, "(sorted play, lead form, powers, suit, comparison): a lead of singles", 2048),
     # follow: pattern ladders and the generic programme
-    Cache(follow._first_step, "(suit view, counts, follow_patterns, lead shape, protect)", 1024),
+    Cache(follow._first_step, "(suit view (with protect), counts, follow_patterns, lead shape)", 1024),
     Cache(follow._ladder_plans, "(follow_patterns, lead shape)", 256),
-    Cache(follow._pattern_structure, "(step, follow_patterns, lead shape, cards)", 4096),
-    Cache(follow._generic_structure_of, "(score, piece shapes, cards)", 4096),
-    Cache(follow._requirement, "(suit, lead cards, held, cards, rule, structure)", 4096),
-    Cache(follow._lowest_first, "(trump order, suit)", 4096),
+    Cache(follow._lowest_first, "(trump order, suit)", 2048),
     Cache(generic._generic_score, "(suit view, counts, lead shape, protect)", 1024),
-    Cache(generic._position, "(kinds, copies, bottom, limit, links two steps up, linked below)", 4096),
+    Cache(generic._position, "(kinds, copies, bottom, limit, links two steps up, linked below)", 2048),
     Cache(generic._closings, "(frame)", 2048),
     Cache(generic._moves, "(free lead tractors, open pieces, copies, bottom, late, protect, widest, links two steps up)", 2048),
     Cache(generic._bound, "(frame, copies left, limits of the runs ahead, lead shape)", 2048),
@@ -82,35 +80,34 @@ CACHES: tuple[Cache, ...] = (
 
 
 # Bytes per entry, measured (bench/cache_memory.py, 2026-12-01: 2,100 and 3,150 fresh
-# heavy requests, before and after these bounds): Python's allocations for the key,
+# heavy requests, before and after these bounds, and after the generic rule's keys
+# gained the links two steps up): Python's allocations for the key,
 # the result and the cache's own link, the largest of the runs, both orders of
 # emptying (objects shared between caches counted with each), rounded up to 8 bytes.
 ENTRY_BYTES: dict[str, int] = {
     "trump.trump_order": 6536,  # measured alone (520 orders built afresh): its orders are also held by the suit views
-    "suit.suit_view": 2904,
+    "suit.suit_view": 4408,
     "units._decompose": 248,
     "lead.lead_of": 528,
-    "lead.lead_form": 688,
+    "lead.lead_form": 712,
     "follow._obligation_for": 344,
+    "follow._reached": 800,  # estimated (bench/cache_memory.py not re-run): a count vector and a structure
     "trick._arrangements": 680,
     "trick._single_arrangements": 328,
     "follow._first_step": 648,
     "follow._ladder_plans": 752,
-    "follow._pattern_structure": 88,
-    "follow._generic_structure_of": 528,
-    "follow._requirement": 192,
     "follow._lowest_first": 416,
     "generic._generic_score": 680,
-    "generic._position": 264,
-    "generic._closings": 656,
-    "generic._moves": 2312,
-    "generic._bound": 640,  # estimated: _frame_room's 456 and its limits (two small tuples) in the key
+    "generic._position": 440,
+    "generic._closings": 664,
+    "generic._moves": 2344,
+    "generic._bound": 640,  # estimated: _frame_room's measured entry and its limits (two small tuples) in the key
     "generic._reach": 1128,
-    "generic._tail": 336,
+    "generic._tail": 344,
     "trick._serving": 168,
     "trick._single": 16,
     "kitty._kitty_multiplier": 608,
-    "bidding._ladder": 1936,
+    "bidding._ladder": 1960,
     "bidding._steps": 16216,
     "lead._words": 304,
     "shapes._describe_pieces": 352,

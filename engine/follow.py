@@ -30,7 +30,8 @@
    ``follow_draw = suit_only`` keeps only the suit rule (shengji.io's
    NoFormatBasedDraw).  ``protect_longer_tuples``: when scoring what the *hand*
    could have done, a kind held three or four times never supplies a narrower
-   tuple (the play itself may still break it).
+   tuple (the play itself may still break it): the hand is scored on the suit
+   view with ``protect`` (``engine.suit.suit_view``), the play on the lead's.
 
 Complexity, for k kinds in the led suit (≤ 54), s order steps and a lead of
 n cards: the play is scored once and the hand once (hand scores are cached on
@@ -59,12 +60,12 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, ClassVar
 
 from engine.budget import charge
 from engine.cards import KINDS, card_str, check_copies
 from engine.errors import InvalidInput, Problem
-from engine.generic import LeadShape, Measure, generic_score, generic_score_work
+from engine.generic import LeadShape, Measure, generic_score_work
 from engine.lead import Lead, LeadForm, lead_of
 from engine.patterns import PATTERN_SOURCES, PatternList, pattern_list
 from engine.reasons import Reason
@@ -76,7 +77,6 @@ from engine.shapes import (
     Shape,
     describe_pieces,
     fill,
-    form,
     form_plan,
     form_planned,
     in_hand,
@@ -89,65 +89,12 @@ from engine.units import Unit, mixed_suit_problems
 from engine.words import suit_name
 
 
-@dataclass(frozen=True, slots=True)
-class Structure:
-    """How well a set of cards matches the lead's structure.
+class _Structure:
+    """What both kinds of structure share: the alternatives they name and their words."""
 
-    ``rule`` is ``pattern`` (a seed list: ``step`` of ``steps``, 1-based, with
-    the step's ``alternatives``) or ``generic`` (its ``measure``: the tractor
-    pieces longest first, then the tuples; ``tractor_cards`` the cards of the
-    pieces and ``tuples`` = (width, count) widest first; ``alternatives`` holds
-    the one arrangement that achieves it).
-    """
-
-    rule: str
-    patterns: str | None
-    step: int | None
-    steps: int | None
+    __slots__ = ()
     alternatives: tuple[tuple[Shape, ...], ...]
-    tractor_cards: int | None
-    tuples: tuple[tuple[int, int], ...]
     cards: int  # the play's size: the rest of an alternative is singles
-    measure: Measure | None = None  # the generic rule's
-    # worked out once: a structure keys the requirement and text caches at every lookup
-    _hash: int = field(init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(
-            self,
-            "_hash",
-            hash((self.rule, self.patterns, self.step, self.steps, self.alternatives, self.tractor_cards,
-                  self.tuples, self.cards, self.measure)),
-        )
-
-    def __hash__(self) -> int:
-        return self._hash
-
-    @property
-    def tractors(self) -> tuple[Shape, ...]:
-        """The tractor pieces of the generic rule's arrangement, longest first."""
-        pieces = [s for alt in self.alternatives[:1] for s in alt if s.is_tractor]
-        return tuple(sorted(pieces, key=lambda s: (s.size, s.width), reverse=True))
-
-    def __ge__(self, owed: object) -> bool:
-        """Does a play of this structure match the lead at least as well as the
-        ``owed`` one (docs/rules.md §5)?  Under a seed's ladder: at the owed step
-        or an earlier one; under the generic rule: a score at least as high."""
-        assert isinstance(owed, Structure)
-        if self.rule == "pattern":
-            return (self.step or 0) <= (owed.step or 0)
-        assert self.measure is not None and owed.measure is not None
-        return self.measure >= owed.measure
-
-    def shortfall(self, reached: Structure) -> int:
-        """Where a play of structure ``reached`` falls short of this owed one
-        under the generic rule (``not reached >= self``): 0 in its tractor
-        pieces (longest first), i in its tuples of the i-th width."""
-        owed, have = self.measure, reached.measure
-        assert owed is not None and have is not None
-        if owed.tractors != have.tractors:
-            return 0
-        return 1 + next(i for i, (want, got) in enumerate(zip(owed.tuples, have.tuples, strict=True)) if want > got)
 
     @property
     def owes_shapes(self) -> bool:
@@ -158,16 +105,68 @@ class Structure:
         """``step 3 of 18: a 2-pair tractor + 2 pairs + 2 singles``."""
         return _structure_text(self, language)
 
-    def _text(self, language: str) -> str:
+    def _shapes_text(self, language: str) -> str:
         joiner = " 或 " if language == "zh" else " or "
-        shapes = joiner.join(
+        return joiner.join(
             describe_pieces(alt, self.cards - sum(s.size for s in alt), language) for alt in self.alternatives
         )
-        if self.rule == "pattern":
-            if language == "zh":
-                return f"第{self.step}步（共{self.steps}步）：{shapes}"
-            return f"step {self.step} of {self.steps}: {shapes}"
-        return shapes
+
+    def _pattern_json(self) -> list[dict[str, Any]]:
+        return [_alternative_json(alt, self.cards) for alt in self.alternatives]
+
+
+@dataclass(frozen=True, slots=True)
+class PatternStep(_Structure):
+    """A step of a seed's pattern ladder (docs/rules.md §5): ``step`` of
+    ``steps`` (1-based) of the ``patterns`` list for a lead of shape ``lead``,
+    with the step's ``alternatives``.  A play matches as well as the first step
+    it can form: the earlier the step, the better."""
+
+    rule: ClassVar[str] = "pattern"
+    patterns: FollowPatterns
+    lead: Shape
+    step: int
+    steps: int
+    alternatives: tuple[tuple[Shape, ...], ...]
+    cards: int
+    # worked out once: a structure keys the wording caches at every lookup
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.patterns, self.lead, self.step, self.alternatives, self.cards)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    def __ge__(self, owed: object) -> bool:
+        """Does a play reaching this step match at least as well as the ``owed`` step?"""
+        if not isinstance(owed, PatternStep):
+            return NotImplemented
+        return self.step <= owed.step
+
+    def shortfall(self, reached: Structure, lead: LeadForm) -> tuple[Reason, ...]:
+        """Why a play reaching ``reached`` falls short of this owed step: nothing
+        when ``reached >= self`` (a TypeError for a structure of the other kind)."""
+        if reached >= self or not isinstance(reached, PatternStep):
+            return ()
+        en_suit, zh_suit = suit_name(lead.suit, "en"), suit_name(lead.suit, "zh")
+        lead_en, lead_zh = _lead_text(lead, "en"), _lead_text(lead, "zh")
+        source = PATTERN_SOURCES[self.patterns]
+        return (
+            Reason(
+                "follow.must_match_pattern",
+                f"Following {lead_en} with the {self.patterns} patterns ({source}), your {en_suit} can form "
+                f"{self.text('en')}; this play reaches only {reached.text('en')}.",
+                f"跟{lead_zh}时按{self.patterns}的跟牌顺序（{source}），你的{zh_suit}能组成"
+                f"{self.text('zh')}；这手牌只达到{reached.text('zh')}。",
+            ),
+        )
+
+    def _text(self, language: str) -> str:
+        shapes = self._shapes_text(language)
+        if language == "zh":
+            return f"第{self.step}步（共{self.steps}步）：{shapes}"
+        return f"step {self.step} of {self.steps}: {shapes}"
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -175,10 +174,133 @@ class Structure:
             "patterns": self.patterns,
             "step": self.step,
             "steps": self.steps,
-            "pattern": [_alternative_json(alt, self.cards) for alt in self.alternatives],
+            "pattern": self._pattern_json(),
+            "tractor_cards": None,
+            "tuples": [],
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class GenericScore(_Structure):
+    """The generic rule's measure of a choice of cards against a lead of shape
+    ``lead`` (docs/rules.md §5): its ``measure`` (``engine.generic.Measure``: the
+    tractor pieces placed into the lead's tractors, longest first, compared
+    lexicographically, then the tuples); ``tractor_cards``, the pieces' cards,
+    and ``tuples`` = (width, count) widest first, as the answer states them;
+    ``alternatives`` holds the one arrangement that achieves it."""
+
+    rule: ClassVar[str] = "generic"
+    lead: LeadShape
+    measure: Measure
+    alternatives: tuple[tuple[Shape, ...], ...]
+    cards: int
+    # worked out once: a structure keys the wording caches at every lookup
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_hash", hash((self.lead, self.measure, self.alternatives, self.cards)))
+
+    def __hash__(self) -> int:
+        return self._hash
+
+    @property
+    def tractor_cards(self) -> int:
+        return self.measure.tractor_cards
+
+    @property
+    def tuples(self) -> tuple[tuple[int, int], ...]:
+        top = len(self.measure.tuples) + 1
+        return tuple((v, self.measure.tuples[top - v]) for v in range(top, 1, -1))
+
+    @property
+    def tractors(self) -> tuple[Shape, ...]:
+        """The tractor pieces of the arrangement, longest first."""
+        pieces = [s for alt in self.alternatives[:1] for s in alt if s.is_tractor]
+        return tuple(sorted(pieces, key=lambda s: (s.size, s.width), reverse=True))
+
+    def __ge__(self, owed: object) -> bool:
+        """Does a play of this measure match at least as well as the ``owed`` one?"""
+        if not isinstance(owed, GenericScore):
+            return NotImplemented
+        return self.measure >= owed.measure
+
+    def shortfall(self, reached: Structure, lead: LeadForm) -> tuple[Reason, ...]:
+        """Why a play of measure ``reached`` falls short of this owed one, at the
+        first place where it has less (its tractor pieces, longest first, then
+        each width's tuples): nothing when ``reached >= self`` (a TypeError for a
+        structure of the other kind)."""
+        if reached >= self or not isinstance(reached, GenericScore):
+            return ()
+        en_suit, zh_suit = suit_name(lead.suit, "en"), suit_name(lead.suit, "zh")
+        lead_en, lead_zh = _lead_text(lead, "en"), _lead_text(lead, "zh")
+        if self.measure.tractors != reached.measure.tractors:
+            owed_en = describe_pieces(self.tractors, 0, "en")
+            owed_zh = describe_pieces(self.tractors, 0, "zh")
+            has_en = describe_pieces(reached.tractors, 0, "en")
+            has_zh = describe_pieces(reached.tractors, 0, "zh")
+            return (
+                Reason(
+                    "follow.must_play_tractor",
+                    f"Your {en_suit} can place {owed_en} within the lead's tractors ({lead_en}), e.g. "
+                    f"{self.text('en')}; tractors count longest first, and this play places "
+                    f"{'only ' + has_en if reached.tractors else 'none'}.",
+                    f"你的{zh_suit}能在首家的拖拉机（{lead_zh}）之内放入{owed_zh}，例如{self.text('zh')}；"
+                    f"拖拉机先比最长的，这手牌{'只放入' + has_zh if reached.tractors else '一个也没有'}。",
+                ),
+            )
+        place = 1 + next(
+            i for i, (want, got) in enumerate(zip(self.measure.tuples, reached.measure.tuples, strict=True)) if want > got
+        )
+        (width, want), (_, have) = self.tuples[place - 1], reached.tuples[place - 1]
+        shape = Shape(width)
+        has_en = "only " + shape.counted(have, "en") if have else "none"
+        has_zh = "只有" + shape.counted(have, "zh") if have else "一个也没有"
+        code = _TUPLE_CODES.get(width, "follow.must_play_tuple")
+        if not lead.tractors:
+            return (
+                Reason(
+                    code,
+                    f"Your {en_suit} hold {shape.counted(want, 'en')} for the lead ({lead_en}) and must "
+                    f"play {'it' if want == 1 else 'them'}; this play has {has_en}.",
+                    f"你的{zh_suit}有{shape.counted(want, 'zh')}，首家出{lead_zh}，必须跟出；这手牌{has_zh}。",
+                ),
+            )
+        return (
+            Reason(
+                code,
+                f"After the tractors, your {en_suit} can still supply {shape.counted(want, 'en')} to the lead "
+                f"({lead_en}; tuples inside its tractors count); this play has {has_en}.",
+                f"在拖拉机张数相同的前提下，你的{zh_suit}还能对首家的{lead_zh}跟出{shape.counted(want, 'zh')}"
+                f"（拖拉机中的也算）；这手牌{has_zh}。",
+            ),
+        )
+
+    def _text(self, language: str) -> str:
+        return self._shapes_text(language)
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "rule": self.rule,
+            "patterns": None,
+            "step": None,
+            "steps": None,
+            "pattern": self._pattern_json(),
             "tractor_cards": self.tractor_cards,
             "tuples": [{"width": w, "count": c} for w, c in self.tuples],
         }
+
+
+Structure = PatternStep | GenericScore
+"""How well a set of cards matches the lead's structure: a seed ladder's step
+or the generic rule's score.  Each kind compares with ``>=`` against one of its
+own kind and words a ``shortfall``."""
+
+_TUPLE_CODES = {2: "follow.must_play_pair", 3: "follow.must_play_triple", 4: "follow.must_play_quad"}
+
+
+def _lead_text(lead: LeadForm, language: str) -> str:
+    """The lead's pairs, triples, quads and tractors (its singles left out)."""
+    return describe_pieces([Shape(w, length) for w, length in lead.shapes if w > 1], 0, language)
 
 
 @lru_cache(maxsize=4096)
@@ -291,55 +413,22 @@ class FollowVerdict:
 # --- the structure of the lead -------------------------------------------------------------
 
 
-def _generic_structure(score: Measure, pieces: Sequence[Placed], n: int) -> Structure:
+def _generic_structure(score: Measure, pieces: Sequence[Placed], lead: LeadShape, n: int) -> GenericScore:
     """The structure a generic measure and its arrangement ``pieces`` describe."""
-    return _generic_structure_of(score, tuple([(p.shape.width, p.shape.length) for p in pieces]) if pieces else (), n)
-
-
-@lru_cache(maxsize=4096)
-def _generic_structure_of(
-    score: Measure, shapes: tuple[tuple[int, int], ...], n: int
-) -> Structure:
-    """``_generic_structure``, cached by value (keyed by the pieces' shapes)."""
-    top = len(score.tuples) + 1
-    tuples = tuple((v, score.tuples[top - v]) for v in range(top, 1, -1)) if score.tuples else ()
-    return Structure(
-        rule="generic",
-        patterns=None,
-        step=None,
-        steps=None,
-        alternatives=(tuple(Shape(w, length) for w, length in shapes),),
-        tractor_cards=score.tractor_cards,
-        tuples=tuples,
-        cards=n,
-        measure=score,
-    )
-
-
-def first_step(
-    lay: SuitView, counts: tuple[int, ...], ladder: PatternList, protect: bool = False
-) -> tuple[int, tuple[Placed, ...]]:
-    """Index (0-based) of the first step of ``ladder`` that ``counts`` can form,
-    and one way to form it."""
-    for k, step in enumerate(ladder):
-        for alternative in step:
-            got = form(lay, counts, alternative, protect)
-            if got is not None:
-                return k, tuple(got)
-    return len(ladder), ()  # pragma: no cover - every list ends with "all singles"
+    return GenericScore(lead=lead, measure=score, alternatives=(tuple([p.shape for p in pieces]),), cards=n)
 
 
 @lru_cache(maxsize=1024)
 def _first_step(
-    lay: SuitView, counts: tuple[int, ...], patterns: FollowPatterns, lead: Shape, protect: bool
+    lay: SuitView, counts: tuple[int, ...], patterns: FollowPatterns, lead: Shape
 ) -> tuple[int, tuple[Placed, ...]]:
-    """``first_step`` on the seed list of ``patterns`` for a lead of shape
-    ``lead``, cached (keyed by names: hashing a whole list costs more)."""
+    """Index (0-based) of the first step of the seed list of ``patterns`` for a
+    lead of shape ``lead`` that ``counts`` can form, and one way to form it."""
     total, most = sum(counts), max(counts, default=0)
     plans = _ladder_plans(patterns, lead)
     for k, step in enumerate(plans):
         for plan in step:
-            got = form_planned(lay, counts, plan, protect, total, most)
+            got = form_planned(lay, counts, plan, total, most)
             if got is not None:
                 return k, tuple(got)
     return len(plans), ()  # pragma: no cover - every list ends with "all singles"
@@ -348,38 +437,23 @@ def _first_step(
 @lru_cache(maxsize=256)
 def _ladder_plans(patterns: FollowPatterns, lead: Shape) -> tuple[tuple[FormPlan, ...], ...]:
     """The ``form_plan`` of every alternative of the seed list (built once)."""
-    ladder = pattern_list(patterns, lead)
-    assert ladder is not None
-    return tuple(tuple(form_plan(alternative) for alternative in step) for step in ladder)
+    return tuple(tuple(form_plan(alternative) for alternative in step) for step in _ladder(patterns, lead))
 
 
-@lru_cache(maxsize=4096)
-def _pattern_structure(k: int, patterns: FollowPatterns, lead: Shape, n: int) -> Structure:
-    """Step ``k`` (0-based) of the seed list of ``patterns`` for a lead of shape
-    ``lead``, as a structure (cached by value)."""
+def _ladder(patterns: FollowPatterns, lead: Shape) -> PatternList:
     ladder = pattern_list(patterns, lead)
-    assert ladder is not None
-    return Structure(
-        rule="pattern",
-        patterns=patterns,
-        step=k + 1,
-        steps=len(ladder),
-        alternatives=ladder[k],
-        tractor_cards=None,
-        tuples=(),
-        cards=n,
-    )
+    if ladder is None:  # pragma: no cover - a lead form names a unit only when its list exists
+        raise ValueError(f"no {patterns} pattern list for {lead}")
+    return ladder
+
+
+def _pattern_step(k: int, patterns: FollowPatterns, lead: Shape, n: int) -> PatternStep:
+    """Step ``k`` (0-based) of the seed list of ``patterns`` for a lead of shape ``lead``."""
+    ladder = _ladder(patterns, lead)
+    return PatternStep(patterns, lead, k + 1, len(ladder), ladder[k], n)
 
 
 # --- what the hand obliges (cached) --------------------------------------------------------
-
-
-@lru_cache(maxsize=4096)
-def _requirement(
-    suit: int, lead_cards: int, held: int, cards: int, rule: str, structure: Structure | None
-) -> Requirement:
-    """A ``Requirement``, cached by value: the same few recur in every hand."""
-    return Requirement(suit, lead_cards, held, cards, rule, structure)
 
 
 Obligation = tuple[Requirement, tuple[int, ...], int]
@@ -388,35 +462,60 @@ low), and the work units finding it took (``engine.budget``)."""
 
 
 @lru_cache(maxsize=512)
-def _obligation_for(
-    form: LeadForm, lay: SuitView, counts: tuple[int, ...], follow_draw: FollowDraw, protect: bool
-) -> Obligation:
-    """What a hand holding ``counts`` of the led suit (laid out by ``lay``) owes a
-    lead of ``form`` (cached for a repeated hand: hands vary, so a small cache)."""
+def _obligation_for(form: LeadForm, lay: SuitView, counts: tuple[int, ...], follow_draw: FollowDraw) -> Obligation:
+    """What a hand holding ``counts`` of the led suit (laid out by ``lay``, whose
+    ``protect`` is the option ``protect_longer_tuples``) owes a lead of ``form``
+    (cached for a repeated hand: hands vary, so a small cache)."""
     suit, n, unit = form.suit, form.cards, form.unit
     held = sum(counts)
     if held <= n:
-        return _requirement(suit, n, held, held, "all_suit_cards", None), tuple(lay.cards(counts)), 0
+        return Requirement(suit, n, held, held, "all_suit_cards", None), tuple(lay.cards(counts)), 0
     if follow_draw == FollowDraw.SUIT_ONLY:
-        req = _requirement(suit, n, held, n, "suit_only", None)
+        req = Requirement(suit, n, held, n, "suit_only", None)
         return req, tuple(lay.order.sorted(fill(lay, counts, [], n))), 0
     units = 0
+    structure: Structure
     if unit is not None:
-        k, pieces = _first_step(lay, counts, form.patterns, unit, protect)
-        structure = _pattern_structure(k, form.patterns, unit, n)
+        k, pieces = _first_step(lay, counts, form.patterns, unit)
+        structure = _pattern_step(k, form.patterns, unit, n)
     else:
-        score, pieces, units = generic_score_work(lay, counts, form.generic, protect)
-        structure = _generic_structure(score, pieces, n)
+        score, pieces, units = generic_score_work(lay, counts, form.generic, lay.protect)
+        structure = _generic_structure(score, pieces, form.generic, n)
     example = fill(lay, counts, placed_cards(lay, pieces), n)
-    return _requirement(suit, n, held, n, structure.rule, structure), tuple(lay.order.sorted(example)), units
+    return Requirement(suit, n, held, n, structure.rule, structure), tuple(lay.order.sorted(example)), units
 
 
 # --- checking the input --------------------------------------------------------------------
 
 
-def _check(
+@quick_init  # built once per follow: engine.records
+@dataclass(frozen=True, slots=True)
+class Follow:
+    """A follow to judge, its input checked: the ``lead`` (``engine.lead.Lead``),
+    the follower's whole ``hand`` before playing and the ``play`` (None: only
+    what the hand obliges).
+
+    ``check_follow`` builds one; ``engine.trick.resolve_trick`` builds one
+    directly for each follow of a trick it has checked whole (which implies
+    every follow's checks), with the lead it worked out once for all three.
+    """
+
+    lead: Lead
+    hand: Sequence[int]
+    play: Sequence[int] | None
+    rules: Rules
+
+
+def check_follow(
     lead: Sequence[int], hand: Sequence[int], play: Sequence[int] | None, order: TrumpOrder, rules: Rules
-) -> None:
+) -> Follow:
+    """The ``Follow`` to judge, after every check of its input.
+
+    Raises InvalidInput (paths ``("lead", i)``, ``("hand",)``, ``("play", j)``)
+    for an empty lead or one mixing effective suits, more copies than decks
+    across lead and hand, a hand smaller than the lead, or a play of the wrong
+    size or not in the hand.
+    """
     problems: list[Problem] = []
     if not lead:
         raise InvalidInput(Problem(("lead",), "the lead is empty: give the cards the leader played", code="empty_lead"))
@@ -454,6 +553,7 @@ def _check(
                 left[card] -= 1
     if problems:
         raise InvalidInput(problems)
+    return Follow(lead_of(tuple(sorted(lead)), order, rules.follow_patterns, rules.follow_tractors), hand, play, rules)
 
 
 # --- the verdict ---------------------------------------------------------------------------
@@ -481,68 +581,10 @@ def _suit_reason(suit: int, held: int, lead_cards: int, got: int) -> Reason:
     )
 
 
-_TUPLE_CODES = {2: "follow.must_play_pair", 3: "follow.must_play_triple", 4: "follow.must_play_quad"}
-
-
-def _structure_reason(
-    req: Requirement, owed: Structure, reached: Structure, lead_units: Sequence[Unit], rules: Rules
-) -> Reason:
-    en_suit, zh_suit = suit_name(req.suit, "en"), suit_name(req.suit, "zh")
-    lead_en = describe_pieces([Shape(u.width, u.length) for u in lead_units if u.width > 1], 0, "en")
-    lead_zh = describe_pieces([Shape(u.width, u.length) for u in lead_units if u.width > 1], 0, "zh")
-    if owed.rule == "pattern":
-        source = PATTERN_SOURCES[rules.follow_patterns]
-        return Reason(
-            "follow.must_match_pattern",
-            f"Following {lead_en} with the {rules.follow_patterns} patterns ({source}), your {en_suit} can form "
-            f"{owed.text('en')}; this play reaches only {reached.text('en')}.",
-            f"跟{lead_zh}时按{rules.follow_patterns}的跟牌顺序（{source}），你的{zh_suit}能组成"
-            f"{owed.text('zh')}；这手牌只达到{reached.text('zh')}。",
-        )
-    place = owed.shortfall(reached)  # the generic rule: where the play has less
-    if place == 0:
-        owed_en = describe_pieces(owed.tractors, 0, "en")
-        owed_zh = describe_pieces(owed.tractors, 0, "zh")
-        has_en = describe_pieces(reached.tractors, 0, "en") if reached.tractors else "none"
-        has_zh = describe_pieces(reached.tractors, 0, "zh") if reached.tractors else "一个也没有"
-        return Reason(
-            "follow.must_play_tractor",
-            f"Your {en_suit} can place {owed_en} within the lead's tractors ({lead_en}), e.g. "
-            f"{owed.text('en')}; tractors count longest first, and this play places "
-            f"{'only ' + has_en if reached.tractors else has_en}.",
-            f"你的{zh_suit}能在首家的拖拉机（{lead_zh}）之内放入{owed_zh}，例如{owed.text('zh')}；"
-            f"拖拉机先比最长的，这手牌{'只放入' + has_zh if reached.tractors else '一个也没有'}。",
-        )
-    (width, want), (_, have) = owed.tuples[place - 1], reached.tuples[place - 1]
-    shape = Shape(width)
-    has_en = "only " + shape.counted(have, "en") if have else "none"
-    has_zh = "只有" + shape.counted(have, "zh") if have else "一个也没有"
-    if not any(u.length > 1 for u in lead_units):
-        return Reason(
-            _TUPLE_CODES.get(width, "follow.must_play_tuple"),
-            f"Your {en_suit} hold {shape.counted(want, 'en')} for the lead ({lead_en}) and must "
-            f"play {'it' if want == 1 else 'them'}; this play has {has_en}.",
-            f"你的{zh_suit}有{shape.counted(want, 'zh')}，首家出{lead_zh}，必须跟出；这手牌{has_zh}。",
-        )
-    return Reason(
-        _TUPLE_CODES.get(width, "follow.must_play_tuple"),
-        f"After the tractors, your {en_suit} can still supply {shape.counted(want, 'en')} to the lead "
-        f"({lead_en}; tuples inside its tractors count); this play has {has_en}.",
-        f"在拖拉机张数相同的前提下，你的{zh_suit}还能对首家的{lead_zh}跟出{shape.counted(want, 'zh')}"
-        f"（拖拉机中的也算）；这手牌{has_zh}。",
-    )
-
-
-def judge_follow(
-    lead: Sequence[int], hand: Sequence[int], play: Sequence[int] | None, order: TrumpOrder, rules: Rules
-) -> FollowVerdict:
-    """Judge a follow against ``lead`` from ``hand`` (the follower's whole hand
-    before playing); with ``play`` None, only what the hand obliges.
-
-    Raises InvalidInput (paths ``("lead", i)``, ``("hand",)``, ``("play", j)``)
-    for an empty lead or one mixing effective suits, more copies than decks
-    across lead and hand, a hand smaller than the lead, or a play of the wrong
-    size or not in the hand.
+def judge_follow(follow: Follow) -> FollowVerdict:
+    """Judge a follow (docs/rules.md §5): what the hand obliges and, with a
+    play, whether it is legal and why not.  The one entry point of the rule:
+    the service and the trick (so the audit) call it.
 
     >>> from engine.rules import preset
     >>> from engine.trump import Trump, trump_order
@@ -550,53 +592,28 @@ def judge_follow(
     >>> order = trump_order(Trump(0, 0), preset("two-deck"))   # level 2, spades trump
     >>> lead = [p(c) for c in "3H 3H 4H 4H 5H 5H".split()]
     >>> hand = [p(c) for c in "6H 6H 7H 7H QH QH 9H 9H KS".split()]
-    >>> v = judge_follow(lead, hand, [p(c) for c in "6H 6H 7H 7H 9H QH".split()], order, preset("two-deck"))
+    >>> play = [p(c) for c in "6H 6H 7H 7H 9H QH".split()]
+    >>> v = judge_follow(check_follow(lead, hand, play, order, preset("two-deck")))
     >>> v.legal, v.reasons[0].code, v.required.structure.text()
     (False, 'follow.must_play_pair', 'a 2-pair tractor + a pair')
     """
-    lead_t = tuple(lead)
-    hand_t = tuple(hand)
-    play_t = None if play is None else tuple(play)
-    _check(lead_t, hand_t, play_t, order, rules)
-    return judge_checked(lead_t, hand_t, play_t, order, rules)
-
-
-def judge_checked(
-    lead_t: Sequence[int],
-    hand_t: Sequence[int],
-    play_t: Sequence[int] | None,
-    order: TrumpOrder,
-    rules: Rules,
-    lead_key: tuple[int, ...] | None = None,
-) -> FollowVerdict:
-    """``judge_follow`` on input that passes its checks (``lead_key``: the lead's
-    sorted cards, when the caller already has them)."""
-    led = lead_of(
-        tuple(sorted(lead_t)) if lead_key is None else lead_key, order, rules.follow_patterns, rules.follow_tractors
-    )
-    return judge_lead(led, hand_t, play_t, order, rules)
-
-
-def judge_lead(
-    led: Lead, hand_t: Sequence[int], play_t: Sequence[int] | None, order: TrumpOrder, rules: Rules
-) -> FollowVerdict:
-    """``judge_follow`` against a ``Lead`` (``engine.lead``) on input that passes its checks
-    (``resolve_trick`` checks the whole trick first, which implies every follow's
-    checks, and works out the lead once for its three follows)."""
+    led, hand, play, rules = follow.lead, follow.hand, follow.play, follow.rules
     form, lay, lead_units = led.form, led.view, led.units
+    order = lay.order
     suit, n = form.suit, form.cards
-    held = bytes(hand_t)
+    held = bytes(hand)
     counts = lay.counts_in(held)
-    req, example, units = _obligation_for(form, lay, counts, rules.follow_draw, rules.protect_longer_tuples)
+    owes = suit_view(order, suit, True) if rules.protect_longer_tuples else lay
+    req, example, units = _obligation_for(form, owes, counts, rules.follow_draw)
     charge(units)  # found in the cache or not: the budget sees the same work (engine.budget)
     if len(example) < n:  # short of the suit: the lowest other cards complete it
         places, by_place = _lowest_first(order, suit)
         rest = sorted(held.translate(places))[: n - len(example)]
         example = tuple(order.sorted([*example, *[by_place[p] for p in rest]]))
-    if play_t is None:
+    if play is None:
         return FollowVerdict(None, req, (), example, lead_units, None)
     suit_of = order.suit
-    in_suit = [c for c in play_t if suit_of[c] == suit]
+    in_suit = [c for c in play if suit_of[c] == suit]
     if len(in_suit) < req.cards:
         return FollowVerdict(
             False, req, (_suit_reason(req.suit, req.held, req.lead_cards, len(in_suit)),), example, lead_units, None
@@ -604,20 +621,25 @@ def judge_lead(
     owed = req.structure
     if owed is None:
         return FollowVerdict(True, req, (), example, lead_units, None)
-    play_counts = lay.counts(in_suit)
-    if form.unit is not None:
-        k, pieces = _first_step(lay, play_counts, form.patterns, form.unit, False)
-        reached = _pattern_structure(k, form.patterns, form.unit, n)
-    else:
-        score, pieces, units = generic_score_work(lay, play_counts, form.generic, False)
-        charge(units)
-        reached = _generic_structure(score, pieces, n)
-    legal = reached >= owed
-    reasons = () if legal else (_structure_reason(req, owed, reached, lead_units, rules),)
-    return FollowVerdict(legal, req, reasons, example, lead_units, reached)
+    reached, units = _reached(form, lay, lay.counts(in_suit))
+    charge(units)
+    reasons = owed.shortfall(reached, form)
+    return FollowVerdict(not reasons, req, reasons, example, lead_units, reached)
 
 
 @lru_cache(maxsize=4096)
+def _reached(form: LeadForm, lay: SuitView, counts: tuple[int, ...]) -> tuple[Structure, int]:
+    """The measure of a play: what its suit cards ``counts`` reach against a lead
+    of ``form`` (the ladder step or the generic score, as the hand's obligation
+    is stated), and the work units it took (``engine.budget``)."""
+    if form.unit is not None:
+        k, _ = _first_step(lay, counts, form.patterns, form.unit)
+        return _pattern_step(k, form.patterns, form.unit, form.cards), 0
+    score, pieces, units = generic_score_work(lay, counts, form.generic, lay.protect)
+    return _generic_structure(score, pieces, form.generic, form.cards), units
+
+
+@lru_cache(maxsize=2048)
 def _lowest_first(order: TrumpOrder, suit: int) -> tuple[bytes, tuple[int, ...]]:
     """The order in which a follower short of ``suit`` adds other cards: lowest
     first, by power, then effective suit, then kind.  Returns each kind's place
@@ -631,22 +653,13 @@ def _lowest_first(order: TrumpOrder, suit: int) -> tuple[bytes, tuple[int, ...]]
     return bytes(places), kinds
 
 
-def suit_counts(cards: Sequence[int], order: TrumpOrder, suit: int) -> tuple[int, ...]:
-    """Count vector of the cards of ``suit`` among ``cards`` (for callers
-    that score hands themselves, e.g. the oracle tests)."""
-    lay = suit_view(order, suit)
-    return lay.counts(c for c in cards if order.suit[c] == suit)
-
-
 __all__ = [
+    "Follow",
     "FollowVerdict",
-    "LeadShape",
+    "GenericScore",
+    "PatternStep",
     "Requirement",
     "Structure",
-    "first_step",
-    "generic_score",
-    "judge_checked",
+    "check_follow",
     "judge_follow",
-    "judge_lead",
-    "suit_counts",
 ]

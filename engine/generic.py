@@ -296,7 +296,7 @@ class _Position:
     linked: bool  # this step links to the one before it
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _position(
     kinds: tuple[int, ...], avail: tuple[int, ...], bottom: bool = False, limit: int = 0,
     skips: tuple[int, ...] | None = None, aims: tuple[int, ...] | None = None, linked: bool = True,

@@ -11,8 +11,9 @@ effective suit (``engine.suit.SuitView``, which also says where a shape can be
 placed along the order's chains); nothing here walks the chains itself.
 
 A wider tuple may supply a narrower one (a triple holds a pair and a single);
-with ``protect`` (option ``protect_longer_tuples``) a kind may only supply a
-tuple of exactly its own width, and a single only when it is a single.
+in a view with ``protect`` (option ``protect_longer_tuples``, ``SuitView.protect``)
+a kind may only supply a tuple of exactly its own width, and a single only
+when it is a single.
 """
 
 from __future__ import annotations
@@ -97,24 +98,6 @@ class Placed:
     rank: int  # strength among realisations of the same shape (Unit.rank convention)
 
 
-def placements(lay: SuitView, counts: Sequence[int], shape: Shape, protect: bool = False) -> list[Placed]:
-    """Every way ``counts`` can realise ``shape`` (a tuple or a tractor).
-
-    A tractor runs over ``length`` consecutive positions of one of the order's
-    chains; at a step with several kinds (off-suit level cards) any one kind
-    may serve.  Results are distinct and ordered low → high.
-    """
-    return [Placed(shape, at, rank) for at, rank in lay.spots(counts, shape.width, shape.length, protect)]
-
-
-def take(counts: Sequence[int], placed: Placed) -> tuple[int, ...]:
-    """``counts`` less the cards of ``placed``."""
-    vec = list(counts)
-    for i in placed.at:
-        vec[i] -= placed.shape.width
-    return tuple(vec)
-
-
 def placed_cards(lay: SuitView, pieces: Iterable[Placed]) -> list[int]:
     """The cards of realised shapes."""
     out: list[int] = []
@@ -158,7 +141,7 @@ def place_tuples(
 
 @dataclass(frozen=True, slots=True)
 class FormPlan:
-    """What ``form`` needs of a list of shapes, worked out once: its tractors,
+    """What ``form_planned`` needs of a list of shapes, worked out once: its tractors,
     largest first (the order the search places them), the widths of its other
     tuples, the cards its shapes of width 2 and more take, and the widest of them."""
 
@@ -178,25 +161,19 @@ def form_plan(pieces: Sequence[Shape]) -> FormPlan:
     )
 
 
-def form(
-    lay: SuitView, counts: tuple[int, ...], pieces: Sequence[Shape], protect: bool = False
+def form_planned(
+    lay: SuitView, counts: tuple[int, ...], plan: FormPlan, total: int, most: int
 ) -> list[Placed] | None:
-    """Can ``counts`` supply every shape of ``pieces`` disjointly?  One way, or None.
+    """Can ``counts`` supply every shape of ``plan`` disjointly?  One way, or None.
+    ``total`` and ``most`` are the sum and the largest of ``counts`` (a first
+    look rejects what cannot fit at all).
 
     Tractors are placed by depth-first search (memoised on the count vector),
     tuples greedily (``place_tuples``) once only tuples are left.
     """
-    return form_planned(lay, counts, form_plan(pieces), protect, sum(counts), max(counts, default=0))
-
-
-def form_planned(
-    lay: SuitView, counts: tuple[int, ...], plan: FormPlan, protect: bool, total: int, most: int
-) -> list[Placed] | None:
-    """``form`` of the shapes of ``plan``; ``total`` and ``most`` are the sum and
-    the largest of ``counts`` (a first look rejects what cannot fit at all)."""
     if plan.cards > total or plan.widest > most:
         return None
-    tractors, widths = plan.tractors, plan.widths
+    tractors, widths, protect = plan.tractors, plan.widths, lay.protect
     failed: set[tuple[int, tuple[int, ...]]] = set()
 
     def search(k: int, vec: tuple[int, ...]) -> list[Placed] | None:
@@ -206,7 +183,7 @@ def form_planned(
         if (k, vec) in failed:
             return None
         tractor = tractors[k]
-        for at, rank in lay.spots(vec, tractor.width, tractor.length, protect):
+        for at, rank in lay.spots(vec, tractor.width, tractor.length):
             left = list(vec)
             for i in at:
                 left[i] -= tractor.width

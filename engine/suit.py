@@ -32,14 +32,14 @@ steps up, and a step linked again below the lowest, which is what
 ``NotImplementedError`` rather than score silently wrong, and the programme
 must then learn it.
 
-The view is cached per (order, suit): a ``TrumpOrder`` is itself built once
-per (trump, rules), so the key is whole.
+The view is cached per (order, suit, protect): a ``TrumpOrder`` is itself
+built once per (trump, rules), so the key is whole.
 """
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import pairwise, product
 
@@ -85,6 +85,7 @@ class SuitView:
     others: bytes  # the bytes that are not kinds of this suit
     tops: tuple[int, ...]  # indexed by length (0: none)
     read_line: Line | str  # the chains as the generic rule's line, or why they cannot be one
+    protect: bool = False  # option protect_longer_tuples, for placing what a hand could play (``spots``)
 
     # ------------------------------------------------------------ counts
 
@@ -108,10 +109,8 @@ class SuitView:
         kinds = self.kinds
         return self.order.sorted([kinds[i] for i, c in enumerate(counts) if c for _ in range(c)])
 
-    def held(self, counts: Sequence[int], width: int, protect: bool = False) -> set[int]:
+    def held(self, counts: Sequence[int], width: int) -> set[int]:
         """The indices that can supply a tuple of ``width``."""
-        if protect:
-            return {i for i, c in enumerate(counts) if c == width}
         return {i for i, c in enumerate(counts) if c >= width}
 
     # ------------------------------------------------------------ the run walker
@@ -151,14 +150,12 @@ class SuitView:
 
     # ------------------------------------------------------------ placements
 
-    def spots(
-        self, counts: Sequence[int], width: int, length: int, protect: bool = False
-    ) -> list[tuple[tuple[int, ...], int]]:
+    def spots(self, counts: Sequence[int], width: int, length: int) -> list[tuple[tuple[int, ...], int]]:
         """Every way ``counts`` can realise ``length`` tuples of ``width`` (a
         tuple or a tractor), as (indices low → high, rank), distinct, low → high.
         At a step with several kinds (off-suit level cards) any one may serve;
-        with ``protect`` a kind supplies only a tuple of exactly its width."""
-        power = self.power
+        in a ``protect`` view a kind supplies only a tuple of exactly its width."""
+        power, protect = self.power, self.protect
         if length == 1:
             if protect:
                 return [((i,), power[i]) for i, c in enumerate(counts) if c == width]
@@ -271,8 +268,13 @@ def _line(view: SuitView) -> Line | str:
 
 
 @lru_cache(maxsize=512)
-def suit_view(order: TrumpOrder, suit: int) -> SuitView:
-    """The (cached) view of effective suit ``suit`` under ``order``."""
+def suit_view(order: TrumpOrder, suit: int, protect: bool = False) -> SuitView:
+    """The (cached) view of effective suit ``suit`` under ``order``; with
+    ``protect`` (option ``protect_longer_tuples``: what a follower's hand could
+    have played, docs/rules.md §5) its ``spots`` take a kind only for a tuple of
+    exactly its width."""
+    if protect:
+        return replace(suit_view(order, suit), protect=True)
     kinds: list[int] = []
     steps: list[tuple[int, ...]] = []
     for step_kinds in order.steps[suit]:

@@ -38,8 +38,8 @@ from functools import lru_cache
 
 from engine.cards import card_str, check_copies, points
 from engine.errors import InvalidInput, Problem
-from engine.follow import FollowVerdict, judge_lead
-from engine.lead import LeadForm, LeadWords, lead_form, lead_of
+from engine.follow import Follow, FollowVerdict, judge_follow
+from engine.lead import LeadForm, LeadWords, lead_of
 from engine.reasons import Reason
 from engine.records import quick_init
 from engine.rules import RuffShape, Rules, ThrowComparison
@@ -97,14 +97,10 @@ class TrickResult:
     plays: tuple[PlayVerdict, ...]
 
 
-def serving_shapes(unit: Unit, rules: Rules) -> tuple[Shape, ...]:
-    """The shapes that may serve a lead unit: its own, and with
-    ``wider_shape_beats`` every wider one of the same card count (docs/rules.md §3)."""
-    return _serving(unit.width, unit.length, rules.wider_shape_beats, rules.decks)
-
-
 @lru_cache(maxsize=256)
 def _serving(width: int, length: int, wider: bool, decks: int) -> tuple[Shape, ...]:
+    """The shapes that may serve a lead unit of ``width`` × ``length``: its own,
+    and with ``wider_shape_beats`` every wider one of the same card count (docs/rules.md §3)."""
     own = Shape(width, length)
     if not wider or width == 1:
         return (own,)
@@ -122,27 +118,6 @@ def _unit(lay: SuitView, shape: Shape, at: tuple[int, ...], rank: int) -> Unit:
     kinds = [lay.kinds[i] for i in reversed(at)]
     cards = tuple([k for k in kinds for _ in range(shape.width)])
     return Unit(shape.width, shape.length, cards, rank, lay.suit)
-
-
-def arrangements(
-    cards: Sequence[int], lead_units: Sequence[Unit], order: TrumpOrder, rules: Rules
-) -> tuple[Arrangement, ...]:
-    """Every distinct way ``cards`` can be arranged into ``lead_units`` while
-    being entirely of the led suit or, under a plain-suit lead, entirely trump.
-    Empty when the play lacks the lead's structure (it can then never win).
-    The trick's own measure (``_measure``), for a lead given by its units."""
-    return _measure_against(cards, lead_units, order, rules).found
-
-
-def _measure_against(
-    cards: Sequence[int], lead_units: Sequence[Unit], order: TrumpOrder, rules: Rules
-) -> _Measure:
-    """``_measure`` of ``cards`` against a lead of ``lead_units`` (nothing for a
-    play of another size)."""
-    if not cards or len(cards) != sum(u.size for u in lead_units):
-        return _UNMATCHED
-    form = lead_form(unit_shapes(lead_units), lead_units[0].suit, rules.follow_patterns)
-    return _measure(cards, form, order, rules)
 
 
 def _may_serve(cards: Sequence[int], led: int, order: TrumpOrder) -> bool:
@@ -169,7 +144,7 @@ def _singles(cards: Sequence[int], powers: Sequence[int], suit: int, bonus: int)
 def _search(
     cards: tuple[int, ...], shapes: tuple[tuple[int, int], ...], led: int, order: TrumpOrder, wider: bool, decks: int
 ) -> tuple[Arrangement, ...]:
-    """``arrangements`` of sorted ``cards`` that ``_may_serve`` a lead of units of
+    """Every distinct arrangement of sorted ``cards`` that ``_may_serve`` a lead of units of
     ``shapes`` (width, length) in suit ``led``: a depth-first search placing a
     serving shape in each of the lead's tuple and tractor slots (alike slots in
     a fixed order), the rest of the cards as its singles."""
@@ -259,14 +234,6 @@ class Strength:
     groups: tuple[tuple[tuple[Key, ...], ...], ...] | None  # computed for all_units only
 
 
-def strength(
-    cards: Sequence[int], lead_units: Sequence[Unit], order: TrumpOrder, rules: Rules
-) -> Strength | None:
-    """The play's strength over this lead, or None without the lead's structure
-    (the trick's own measure, ``_measure``)."""
-    return _measure_against(cards, lead_units, order, rules).strength
-
-
 def _highest(cards: Sequence[int], led: int, order: TrumpOrder, mode: ThrowComparison) -> tuple[int, int] | None:
     """``Strength.highest`` of a play that may serve (all of one suit): whether it
     trumps a plain lead, and its highest power; computed for highest_card only."""
@@ -325,35 +292,6 @@ def stronger(cand: Strength | None, best: Strength | None, single_unit: bool, ru
     assert cand.groups is not None and best.groups is not None
     wins = _weakly_dominates if mode == ThrowComparison.DOMINANCE else _dominates
     return any(all(wins(a, b) for b in best.groups) for a in cand.groups)
-
-
-def beats(
-    candidate: Sequence[int], best: Sequence[int], lead_units: Sequence[Unit], order: TrumpOrder, rules: Rules
-) -> bool:
-    """Does ``candidate`` beat ``best`` (the lead or a later play) over a lead of
-    ``lead_units``?  False when ``candidate`` lacks the lead's structure or
-    suit; equal strength is False (the earlier play wins).
-
-    >>> from engine.rules import preset
-    >>> from engine.trump import Trump, trump_order
-    >>> from engine.cards import parse_card as p
-    >>> rules = preset("two-deck")
-    >>> order = trump_order(Trump(8, 1), rules)   # playing 10, hearts trump (seed 000)
-    >>> from engine.units import decompose
-    >>> cards = lambda s: [p(c) for c in s.split()]
-    >>> lead = decompose(cards("5S 4S 4S"), order)
-    >>> beats(cards("9H 7H 7H"), cards("5S 4S 4S"), lead, order, rules)
-    True
-    >>> beats(cards("8H 8H 4H"), cards("9H 7H 7H"), lead, order, rules)
-    True
-    >>> lead = decompose(cards("5S 6S 7S"), order)
-    >>> beats(cards("8H 8H 4H"), cards("9H 7H 7H"), lead, order, rules)
-    False
-    """
-    units = tuple(lead_units)
-    return stronger(
-        strength(candidate, units, order, rules), strength(best, units, order, rules), len(units) == 1, rules
-    )
 
 
 # --- the whole trick -----------------------------------------------------------------------
@@ -493,12 +431,7 @@ def _arrangements(
     cards: tuple[int, ...], form: LeadForm, order: TrumpOrder, wider: bool, decks: int, mode: ThrowComparison
 ) -> _Measure:
     """``_measure`` of sorted ``cards`` that ``_may_serve`` a lead of ``form``
-    (not all singles), cached per play and lead form, not the lead's cards."""
-    return _searched(cards, form, order, wider, decks, mode)
-
-
-def _searched(cards: tuple[int, ...], form: LeadForm, order: TrumpOrder, wider: bool, decks: int, mode: ThrowComparison) -> _Measure:
-    """``_measure`` of sorted ``cards`` by ``_search``, uncached."""
+    (not all singles), by ``_search``; cached per play and lead form, not the lead's cards."""
     found = _search(cards, form.shapes, form.suit, order, wider, decks)
     if not found:
         return _UNMATCHED
@@ -639,7 +572,7 @@ _THROW_NOT_JUDGED = Reason(
 def resolve_trick(trick: Trick) -> TrickResult:
     """Resolve a trick (docs/rules.md §6): its winner, points and a verdict per
     play; with the trick's ``hands`` every follow is also judged
-    (``engine.follow.judge_lead``).  The one entry point of the rule: the
+    (``engine.follow.judge_follow``).  The one entry point of the rule: the
     service, the kitty (``engine.kitty.check_kitty_trick``) and the audit call it.
 
     >>> from engine.rules import preset
@@ -679,7 +612,7 @@ def resolve_trick(trick: Trick) -> TrickResult:
                 else:
                     reasons += (_THROW_NOT_JUDGED,)
             else:
-                follow = judge_lead(lead, hands[seat], play, order, rules)
+                follow = judge_follow(Follow(lead, hands[seat], play, rules))
                 legal = follow.legal
                 reasons += follow.reasons
         verdicts.append(

@@ -16,7 +16,7 @@ from typing import Any
 
 from engine.audit import TrickRecord
 from engine.cards import KINDS, card_str
-from engine.follow import judge_follow
+from engine.follow import check_follow, judge_follow
 from engine.rules import Rules
 from engine.throw import check_throw, judge_throw
 from engine.trick import check_trick, resolve_trick
@@ -82,7 +82,7 @@ def play_hand(rules: Rules, seed: int, level: int | None = None) -> Deal:
         plays = [lead]
         for i in range(1, 4):
             seat = (leader + i) % 4
-            plays.append(list(judge_follow(lead, remaining[seat], None, order, rules).example))
+            plays.append(list(judge_follow(check_follow(lead, remaining[seat], None, order, rules)).example))
         result = resolve_trick(check_trick(leader, plays, order, rules))
         for i, play in enumerate(plays):
             seat = (leader + i) % 4

@@ -13,7 +13,7 @@ import pytest
 
 from engine import budget, caches
 from engine.budget import TooComplex, work_budget
-from engine.follow import FollowVerdict, judge_follow
+from engine.follow import FollowVerdict, check_follow, judge_follow
 from engine.rules import rules_from_json
 from service.app import create_app
 from service.limits import MAX_WORK_UNITS
@@ -27,10 +27,10 @@ UNITS = 1007
 def _judge() -> FollowVerdict:
     _, body = CASES[NAME]
     rules = rules_from_json(body["rules"])
-    return judge_follow(
+    return judge_follow(check_follow(
         cards(" ".join(body["lead"])), cards(" ".join(body["hand"])), None,
         order(body["trump"]["level"], body["trump"]["suit"], rules), rules,
-    )
+    ))
 
 
 def _units() -> int:

@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from engine import caches
 from engine.cards import CARD_NAMES, KINDS, card_str
-from engine.follow import Requirement, judge_follow
+from engine.follow import Requirement, check_follow, judge_follow
 from engine.rules import PRESET_VALUES, preset, rules_from_json
-from engine.shapes import Shape, in_hand, placements
+from engine.shapes import Shape, in_hand
 from engine.suit import suit_view
 from engine.trump import Trump, trump_order
 from service.api import language_of
@@ -78,7 +78,7 @@ def test_cached_follow_wordings_are_the_fresh_ones() -> None:
             for card in lead:
                 rest.remove(card)
             hand = rest[: rules.hand_size]
-            req = judge_follow(lead, hand, None, order, rules).required
+            req = judge_follow(check_follow(lead, hand, None, order, rules)).required
             checked.append((req, _wordings(req)))
     caches.clear()
     for req, warm in checked:
@@ -108,7 +108,8 @@ def test_layout_shortcuts_answer_as_the_long_way(
     name: str, level: int, trump_suit: int | None, suit: int, rnd: random.Random
 ) -> None:
     """SuitView.counts_in counts a suit's cards as counts does on the filtered cards;
-    can_place says whether placements finds any; spots are placements' kinds and ranks."""
+    can_place says whether spots finds any; a protect view's spots are those
+    whose every kind is held exactly the shape's width."""
     rules = rules_from_json({"preset": name, "ace_low_tractor": rnd.random() < 0.3})
     order = trump_order(Trump(level, trump_suit), rules)
     lay = suit_view(order, suit)
@@ -119,7 +120,7 @@ def test_layout_shortcuts_answer_as_the_long_way(
     if not lay.kinds:
         return
     for shape in (Shape(1), Shape(2), Shape(3), Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(4, 2)):
-        for protect in (False, True):
-            placed = placements(lay, counts, shape, protect)
-            assert [(p.at, p.rank) for p in placed] == lay.spots(counts, shape.width, shape.length, protect)
-        assert lay.can_place(counts, shape.width, shape.length) == bool(placements(lay, counts, shape))
+        spots = lay.spots(counts, shape.width, shape.length)
+        exact = [(at, rank) for at, rank in spots if all(counts[i] == shape.width for i in at)]
+        assert suit_view(order, suit, True).spots(counts, shape.width, shape.length) == exact
+        assert lay.can_place(counts, shape.width, shape.length) == bool(spots)

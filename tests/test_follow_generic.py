@@ -28,7 +28,7 @@ from engine import caches, generic
 from engine.generic import LeadShape
 from engine.lead import generic_shape
 from engine.rules import preset
-from engine.shapes import Placed, placements, usable
+from engine.shapes import Placed, usable
 from engine.suit import SuitView, suit_view
 from engine.trump import TRUMP, Trump, trump_order
 from engine.units import decompose, unit_shapes
@@ -162,9 +162,10 @@ def cases(draw: Any) -> tuple[SuitView, tuple[int, ...], LeadShape, bool]:
 def _realised(lay: SuitView, counts: Sequence[int], pieces: Sequence[Placed], protect: bool) -> bool:
     """Do the pieces come out of ``counts`` disjointly, each a real shape?"""
     left = list(counts)
+    view = suit_view(lay.order, lay.suit, protect)
     for piece in pieces:
         if piece.shape.length > 1:
-            if piece.at not in {p.at for p in placements(lay, left, piece.shape, protect)}:
+            if piece.at not in {at for at, _ in view.spots(left, piece.shape.width, piece.shape.length)}:
                 return False
         elif not usable(left[piece.at[0]], piece.shape.width, protect):
             return False

@@ -31,7 +31,7 @@ from typing import Any
 
 import pytest
 
-from engine.follow import judge_follow
+from engine.follow import check_follow, judge_follow
 from engine.patterns import PATTERN_LISTS
 from engine.rules import Rules, preset, rules_from_json
 from engine.shapes import Shape
@@ -297,10 +297,10 @@ def check_every_play(order, lead, hand, rules, quality, hand_quality=None) -> in
         else:
             expect = quality(in_suit) >= best
             refused += not expect
-        verdict = judge_follow(lead, hand, list(play), order, rules)
+        verdict = judge_follow(check_follow(lead, hand, list(play), order, rules))
         assert verdict.legal is expect, (lead, hand, play, verdict.required, verdict.reached)
-    example = judge_follow(lead, hand, None, order, rules).example
-    assert judge_follow(lead, hand, list(example), order, rules).legal is True
+    example = judge_follow(check_follow(lead, hand, None, order, rules)).example
+    assert judge_follow(check_follow(lead, hand, list(example), order, rules)).legal is True
     return refused
 
 

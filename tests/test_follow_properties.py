@@ -9,7 +9,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.follow import judge_follow
+from engine.follow import check_follow, judge_follow
 from engine.rules import PRESET_VALUES, Rules, preset
 from engine.trump import Trump, TrumpOrder, trump_order
 
@@ -41,10 +41,10 @@ def follows(draw: Any) -> tuple[Rules, TrumpOrder, list[int], list[int], list[in
 @given(follows())
 def test_the_example_is_legal(case: Any) -> None:
     rules, order, lead, hand, _, _ = case
-    verdict = judge_follow(lead, hand, None, order, rules)
+    verdict = judge_follow(check_follow(lead, hand, None, order, rules))
     assert verdict.legal is None
     assert len(verdict.example) == len(lead)
-    again = judge_follow(lead, hand, list(verdict.example), order, rules)
+    again = judge_follow(check_follow(lead, hand, list(verdict.example), order, rules))
     assert again.legal is True and again.reasons == ()
 
 
@@ -52,11 +52,11 @@ def test_the_example_is_legal(case: Any) -> None:
 @given(follows())
 def test_reordering_cards_changes_nothing(case: Any) -> None:
     rules, order, lead, hand, play, rnd = case
-    first = judge_follow(lead, hand, play, order, rules)
+    first = judge_follow(check_follow(lead, hand, play, order, rules))
     shuffled = [list(x) for x in (lead, hand, play)]
     for x in shuffled:
         rnd.shuffle(x)
-    assert judge_follow(*shuffled, order, rules) == first
+    assert judge_follow(check_follow(*shuffled, order, rules)) == first
 
 
 @settings(max_examples=150, deadline=None)
@@ -65,7 +65,7 @@ def test_verdict_and_reasons_agree(case: Any) -> None:
     """A refusal always says why, a legal play never carries a refusal, and a
     legal play holds the suit cards owed."""
     rules, order, lead, hand, play, _ = case
-    verdict = judge_follow(lead, hand, play, order, rules)
+    verdict = judge_follow(check_follow(lead, hand, play, order, rules))
     assert verdict.legal is (verdict.reasons == ())
     req = verdict.required
     in_suit = sum(1 for c in play if order.suit[c] == req.suit)

@@ -12,7 +12,7 @@ import pytest
 
 from engine.cards import parse_card, parse_rank, parse_suit
 from engine.errors import InvalidInput
-from engine.follow import judge_follow
+from engine.follow import check_follow, judge_follow
 from engine.rules import rules_from_json
 from engine.shapes import Shape
 from engine.trump import Trump, trump_order
@@ -167,13 +167,13 @@ CASES: list[tuple[str, Any, tuple[str, str | None], str, str, str, bool, str | N
 def test_follow_case(rules: Any, trump: Any, lead: str, hand: str, play: str, legal: bool, code: str | None) -> None:
     r = rules_from_json(rules)
     order = order_of(r, trump)
-    verdict = judge_follow(cards(lead), cards(hand), cards(play), order, r)
+    verdict = judge_follow(check_follow(cards(lead), cards(hand), cards(play), order, r))
     assert verdict.legal is legal
     assert [x.code for x in verdict.reasons][:1] == ([code] if code else [])
     for reason in verdict.reasons:
         assert reason.en and reason.zh and reason.en != reason.zh
     # the example play is always legal, and so is the play itself when legal
-    assert judge_follow(cards(lead), cards(hand), list(verdict.example), order, r).legal is True
+    assert judge_follow(check_follow(cards(lead), cards(hand), list(verdict.example), order, r)).legal is True
 
 
 def test_the_cases_cover_every_preset() -> None:
@@ -189,14 +189,14 @@ def test_the_cases_cover_every_preset() -> None:
 
 def required(rules: Any, trump: Any, lead: str, hand: str) -> Any:
     r = rules_from_json(rules)
-    return judge_follow(cards(lead), cards(hand), None, order_of(r, trump), r)
+    return judge_follow(check_follow(cards(lead), cards(hand), None, order_of(r, trump), r))
 
 
 def test_the_longest_tractor_first_in_words() -> None:
     """The refusal says what was owed in the new terms (docs/rules.md §5): the tractor
     pieces longest first, and what the play placed."""
     r = rules_from_json("two-deck")
-    v = judge_follow(cards(LONGEST[0]), cards(LONGEST[1]), cards("7H 7H 8H 8H JH JH QH QH"), order_of(r, ("2", "S")), r)
+    v = judge_follow(check_follow(cards(LONGEST[0]), cards(LONGEST[1]), cards("7H 7H 8H 8H JH JH QH QH"), order_of(r, ("2", "S")), r))
     (reason,) = v.reasons
     assert reason.code == TRACTOR
     assert "a 3-pair tractor within the lead's tractors (a 4-pair tractor)" in reason.en
@@ -252,7 +252,7 @@ def test_required_rules_without_structure() -> None:
 def test_reasons_name_the_steps() -> None:
     r = rules_from_json("four-deck")
     order = order_of(r, ("10", "H"))
-    v = judge_follow(cards(FOUR_7788[0]), cards(FOUR_7788[1]), cards("3S 3S 5S 5S"), order, r)
+    v = judge_follow(check_follow(cards(FOUR_7788[0]), cards(FOUR_7788[1]), cards("3S 3S 5S 5S"), order, r))
     (reason,) = v.reasons
     assert "step 1 of 4: a 2-pair tractor or a quad" in reason.en
     assert "step 2 of 4: 2 pairs" in reason.en
@@ -265,8 +265,8 @@ def test_reordering_changes_nothing() -> None:
     order = order_of(r, ("2", "S"))
     lead, hand = cards(RULES_334455[0]), cards(RULES_334455[1])
     play = cards("6H 6H 7H 7H 9H QH")
-    a = judge_follow(lead, hand, play, order, r)
-    b = judge_follow(lead[::-1], hand[::-1], play[::-1], order, r)
+    a = judge_follow(check_follow(lead, hand, play, order, r))
+    b = judge_follow(check_follow(lead[::-1], hand[::-1], play[::-1], order, r))
     assert a == b
 
 
@@ -290,5 +290,5 @@ def test_invalid_input(lead: str, hand: str, play: str | None, paths: list[tuple
     r = rules_from_json("two-deck")
     order = order_of(r, ("2", "H"))
     with pytest.raises(InvalidInput) as err:
-        judge_follow(cards(lead), cards(hand), None if play is None else cards(play), order, r)
+        judge_follow(check_follow(cards(lead), cards(hand), None if play is None else cards(play), order, r))
     assert [p.path for p in err.value.problems] == paths

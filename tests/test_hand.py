@@ -13,7 +13,7 @@ import pytest
 from engine.audit import TrickRecord, audit_hand
 from engine.cards import card_str
 from engine.errors import InvalidInput
-from engine.follow import judge_follow
+from engine.follow import check_follow, judge_follow
 from engine.rules import preset, rules_from_json
 from engine.throw import check_throw, judge_throw
 from engine.trick import check_trick, resolve_trick
@@ -154,7 +154,7 @@ def _failed_throw(deal: Deal) -> tuple[int, int, list[TrickRecord], Any]:
             if verdict.valid:
                 continue
             plays = [tuple(throw)] + [
-                judge_follow(throw, before[(leader + i) % 4], None, order, deal.rules).example for i in range(1, 4)
+                judge_follow(check_follow(throw, before[(leader + i) % 4], None, order, deal.rules)).example for i in range(1, 4)
             ]
             tricks = list(deal.tricks)
             tricks[k] = TrickRecord(leader, tuple(tuple(p) for p in plays))

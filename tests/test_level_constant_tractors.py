@@ -24,7 +24,7 @@ import pytest
 
 from engine.audit import TrickRecord
 from engine.cards import BIG_JOKER, RANKS, SMALL_JOKER, make, parse_card
-from engine.follow import judge_follow
+from engine.follow import check_follow, judge_follow
 from engine.kitty import check_kitty, kitty_result
 from engine.patterns import PATTERN_LISTS
 from engine.rules import Rules, preset, rules_from_json
@@ -295,9 +295,9 @@ def test_follow_and_kitty_without_tractors_through_level_cards() -> None:
     kitty multiplier (power_of_two) counts a pair (4), not a 4-card tractor (16)."""
     order = trump_order(TEN_HEARTS, BOTZONE_LIKE)
     lead, hand = cards("10H 10H SJ SJ"), cards("3H 3H 4H 4H 7H 7H 9C")
-    assert judge_follow(lead, hand, cards("3H 3H 7H 7H"), order, BOTZONE_LIKE).legal
+    assert judge_follow(check_follow(lead, hand, cards("3H 3H 7H 7H"), order, BOTZONE_LIKE)).legal
     on = trump_order(TEN_HEARTS, preset("two-deck"))
-    assert not judge_follow(lead, hand, cards("3H 3H 7H 7H"), on, preset("two-deck")).legal
+    assert not judge_follow(check_follow(lead, hand, cards("3H 3H 7H 7H"), on, preset("two-deck"))).legal
 
     def multiplier(rules: object) -> int:
         return kitty_result(check_kitty(rules, TEN_HEARTS, 0, lead, 1, cards("5C KC"))).multiplier  # type: ignore[arg-type]
@@ -356,7 +356,7 @@ def check_follows(order: TrumpOrder, rules: Rules, trick: TrickRecord, before: d
         for play in [tuple(sorted(trick.plays[i])), *rng.sample(choices, min(6, len(choices)))]:
             expect = quality(play) >= best
             seen.refused += not expect
-            assert judge_follow(lead, hand, list(play), order, rules).legal is expect, (lead, hand, play)
+            assert judge_follow(check_follow(lead, hand, list(play), order, rules)).legal is expect, (lead, hand, play)
         seen.follows += 1
 
 

@@ -23,12 +23,12 @@ from typing import Any
 import pytest
 
 from engine.cards import card_str, parse_card, parse_rank, parse_suit
-from engine.follow import judge_follow
+from engine.follow import check_follow, judge_follow
 from engine.kitty import check_kitty, kitty_result
 from engine.rules import rules_from_json
 from engine.settle import settle
 from engine.throw import check_throw, judge_throw
-from engine.trick import arrangements, check_trick, resolve_trick
+from engine.trick import check_trick, resolve_trick
 from engine.trump import Trump, trump_order
 from engine.units import decompose
 
@@ -133,10 +133,13 @@ def test_shengji_io_decomposition(lead: str, units: list[str]) -> None:
     ids=["test_trick_format_tractor: 333555666 matches", "test_trick_format_tractor: 222333666 does not"],
 )
 def test_shengji_io_format_match(lead: str, play: str, matches: bool) -> None:
-    """A play matches the lead's format when it can be arranged into the lead's units."""
+    """A play matches the lead's format when it can be arranged into the lead's units
+    (the trick then gives its strongest arrangement; the two plays together hold more
+    copies than four decks, so only the comparison is asked for)."""
     r = rules_from_json(SHENGJI_4)
     order = order_of(r, LEVEL_4_SPADES)
-    assert bool(arrangements(cards(play), decompose(cards(lead), order), order, r)) is matches
+    result = resolve_trick(check_trick(0, [cards(lead), cards(play)], order, r, copies=False))
+    assert (result.plays[1].units is not None) is matches
 
 
 # ---------------------------------------------------------------- shengji-io: follows
@@ -202,7 +205,7 @@ SHENGJI_FOLLOWS = [
                          ids=[c[0] for c in SHENGJI_FOLLOWS])
 def test_shengji_io_follow(rules: Any, trump: Any, lead: str, hand: str, play: str, legal: bool) -> None:
     r = rules_from_json(rules)
-    assert judge_follow(cards(lead), cards(hand), cards(play), order_of(r, trump), r).legal is legal
+    assert judge_follow(check_follow(cards(lead), cards(hand), cards(play), order_of(r, trump), r)).legal is legal
 
 
 # ---------------------------------------------------------------- shengji-io: throws
@@ -256,10 +259,10 @@ def test_botzone_follow_pairs_only() -> None:
     r = rules_from_json(BOTZONE)
     order = order_of(r, ("2", "S"))
     lead, hand = cards("3H 3H 4H 4H"), cards("6H 6H 7H 7H 9H 9H KS")
-    assert judge_follow(lead, hand, cards("6H 6H 9H 9H"), order, r).legal is True
-    assert judge_follow(lead, hand, cards("6H 6H 7H 9H"), order, r).legal is False
+    assert judge_follow(check_follow(lead, hand, cards("6H 6H 9H 9H"), order, r)).legal is True
+    assert judge_follow(check_follow(lead, hand, cards("6H 6H 7H 9H"), order, r)).legal is False
     two_deck = rules_from_json("two-deck")
-    assert judge_follow(lead, hand, cards("6H 6H 9H 9H"), order, two_deck).legal is False
+    assert judge_follow(check_follow(lead, hand, cards("6H 6H 9H 9H"), order, two_deck)).legal is False
 
 
 def test_botzone_failed_throw() -> None:
@@ -285,3 +288,21 @@ def test_botzone_kitty_and_settle() -> None:
     assert (s.team, s.levels_gained) == (1, 1)
     s = settle(r, 0, 0, (0, 0))
     assert (s.team, s.levels_gained) == (0, 3)
+
+
+# rbtying/shengji core/src/scoring.rs test_level_deltas, two decks, no bonus level: the attackers'
+# points → (attackers' levels, landlord's levels, landlord won).  Its negative scores (-40 → 4,
+# -80 → 5) cannot arise under the preset's rules (no dealer dig, no throw penalty): not transcribed.
+SHENGJI_LEVELS = [
+    (0, 0, 3, True), (5, 0, 2, True), (35, 0, 2, True), (40, 0, 1, True), (75, 0, 1, True),
+    (80, 0, 0, False), (115, 0, 0, False), (120, 1, 0, False), (155, 1, 0, False), (160, 2, 0, False),
+    (195, 2, 0, False), (200, 3, 0, False), (235, 3, 0, False), (240, 4, 0, False), (280, 5, 0, False),
+]
+
+
+@pytest.mark.parametrize(("points", "attackers", "landlord", "landlord_won"), SHENGJI_LEVELS,
+                         ids=[f"test_level_deltas: {c[0]}" for c in SHENGJI_LEVELS])
+def test_shengji_io_level_deltas(points: int, attackers: int, landlord: int, landlord_won: bool) -> None:
+    s = settle(rules_from_json(SHENGJI), 0, points, (0, 0))
+    assert (s.team == 0) is landlord_won
+    assert s.levels_gained == (landlord if landlord_won else attackers)

@@ -3,8 +3,8 @@
 
 The measures of plays are cached by the lead's form, not its cards.  These
 tests run many deals of every preset through one warm process and compare each
-warm answer with the cold one (``resolve_trick``, ``arrangements``,
-``strength``), so a key that forgot what a result depends on shows
+warm answer with the cold one (``resolve_trick``, with and without the
+hands), so a key that forgot what a result depends on shows
 up as a mismatch on a later deal with another trump.
 """
 
@@ -18,13 +18,12 @@ from typing import Any
 import pytest
 
 from engine import caches
-from engine.follow import judge_follow, judge_lead
+from engine.follow import check_follow, judge_follow
 from engine.lead import lead_of
 from engine.records import quick_init
 from engine.rules import PRESET_VALUES, Rules, preset, rules_from_json
-from engine.trick import PlayVerdict, arrangements, check_trick, resolve_trick, strength
+from engine.trick import PlayVerdict, check_trick, resolve_trick
 from engine.trump import Trump, TrumpOrder, trump_order
-from engine.units import decompose
 
 # every preset, and option sets that change how plays compare (docs/rules.md §6)
 RULE_SETS: list[Rules] = [preset(name) for name in sorted(PRESET_VALUES)] + [
@@ -62,7 +61,7 @@ def _deals(count: int, seed: int) -> Any:
         for i in range(1, 4):
             hand = hands[(leader + i) % 4]
             if rnd.random() < 0.5:
-                plays.append(list(judge_follow(lead, hand, None, order, rules).example))
+                plays.append(list(judge_follow(check_follow(lead, hand, None, order, rules)).example))
             else:
                 plays.append(rnd.sample(hand, len(lead)))
         yield rules, order, leader, plays, hands
@@ -70,12 +69,11 @@ def _deals(count: int, seed: int) -> Any:
 
 def _answers(deal: tuple[Rules, TrumpOrder, int, list[list[int]], dict[int, list[int]]]) -> tuple[object, ...]:
     """Everything the trick engine says of a deal: the whole verdict with the
-    hands, and each play's arrangements and strength against the lead."""
+    hands (every follow judged), and without them."""
     rules, order, leader, plays, hands = deal
-    units = decompose(plays[0], order)
     return (
         resolve_trick(check_trick(leader, plays, order, rules, hands)),
-        [(arrangements(play, units, order, rules), strength(play, units, order, rules)) for play in plays],
+        resolve_trick(check_trick(leader, plays, order, rules)),
     )
 
 
@@ -94,15 +92,6 @@ def test_cached_answers_are_the_cold_answers() -> None:
     assert {((1, 1),), ((2, 1),)} <= seen_forms
     assert any(length > 1 for shapes in seen_forms for _, length in shapes)
     assert any(len(shapes) > 1 and all(length == 1 for _, length in shapes) for shapes in seen_forms)
-
-
-def test_judge_lead_is_judge_follow() -> None:
-    for rules, order, leader, plays, hands in _deals(300, 12):
-        led = lead_of(tuple(sorted(plays[0])), order, rules.follow_patterns)
-        for i in (1, 2, 3):
-            hand, play = hands[(leader + i) % 4], plays[i]
-            assert judge_lead(led, hand, play, order, rules) == judge_follow(plays[0], hand, play, order, rules)
-            assert judge_lead(led, hand, None, order, rules) == judge_follow(plays[0], hand, None, order, rules)
 
 
 # --- engine.records --------------------------------------------------------------------

@@ -14,9 +14,8 @@ import pytest
 from engine.cards import parse_card, parse_rank, parse_suit
 from engine.errors import InvalidInput
 from engine.rules import rules_from_json
-from engine.trick import arrangements, beats, check_trick, resolve_trick, serving_shapes
+from engine.trick import check_trick, resolve_trick
 from engine.trump import Trump, trump_order
-from engine.units import decompose
 
 
 def cards(text: str) -> list[int]:
@@ -171,37 +170,29 @@ def test_the_cases_cover_every_preset() -> None:
     assert names == set(PRESET_VALUES)
 
 
-def test_beats_seed_000_examples() -> None:
+def _beats(rules: Any, plays: list[str]) -> list[bool]:
+    """Which plays of a trick (led by seat 0, hearts trump at level 10) beat the best before them."""
+    result = resolve_trick(check_trick(0, [cards(p) for p in plays], order_of(rules, TEN_H), rules))
+    return [p.beats_previous_best for p in result.plays]
+
+
+def test_ruffs_seed_000_examples() -> None:
+    """Seed 000: 9988 + 7 + 2 of trumps ruffs AK + 5544 (its tractor serves the
+    lead's), not AA + 5544 (it has no pair for AA); of equal strength, the
+    earlier play stands (先出者为大)."""
     r = rules_from_json("two-deck")
-    order = order_of(r, TEN_H)
-    ak5544 = decompose(cards("AS KS 5S 5S 4S 4S"), order)
-    aa5544 = decompose(cards("AS AS 5S 5S 4S 4S"), order)
-    assert beats(cards("9H 9H 8H 8H 7H 2H"), cards("AS KS 5S 5S 4S 4S"), ak5544, order, r)
-    assert not beats(cards("9H 9H 8H 8H 7H 2H"), cards("AS AS 5S 5S 4S 4S"), aa5544, order, r)
-    # the same cards never beat themselves (ties to the earlier play)
-    assert not beats(cards("9H 9H 8H 8H 7H 2H"), cards("9H 9H 8H 8H 7H 2H"), ak5544, order, r)
+    assert _beats(r, ["AS KS 5S 5S 4S 4S", "9H 9H 8H 8H 7H 2H"]) == [False, True]
+    assert _beats(r, ["AS AS 5S 5S 4S 4S", "9H 9H 8H 8H 7H 2H"]) == [False, False]
+    assert _beats(r, ["4D 4D", "10S 10S", "10C 10C"]) == [False, True, False]
 
 
-def test_arrangements_try_every_way() -> None:
-    """A play that can serve the lead in two ways is judged by its best (docs/rules.md §6):
-    lead 33 + 5 + 6 against 3 decks' 999 + 8: 99 + 9 + 8 is the only way,
-    while 7788 + 9 + 9 may put either pair in the pair slot."""
-    r = rules_from_json("three-deck")
-    order = order_of(r, TEN_H)
-    lead = decompose(cards("3S 3S 5S 6S"), order)
-    ways = arrangements(cards("8H 8H 7H 7H"), lead, order, r)
-    assert len(ways) == 2  # 88 + 7 + 7 or 77 + 8 + 8
-    assert beats(cards("8H 8H 7H 7H"), cards("7H 7H 8H 8H"), lead, order, r) is False
-    assert beats(cards("9H 9H 7H 7H"), cards("8H 8H 7H 7H"), lead, order, r) is True
-
-
-def test_serving_shapes() -> None:
-    r4 = rules_from_json("four-deck")
-    r2 = rules_from_json("two-deck")
-    order = order_of(r4, TEN_H)
-    (tractor,) = decompose(cards("7S 7S 8S 8S"), order)
-    assert [(s.width, s.length) for s in serving_shapes(tractor, r4)] == [(2, 2), (4, 1)]
-    assert [(s.width, s.length) for s in serving_shapes(tractor, r2)] == [(2, 2)]
+def test_every_arrangement_is_tried() -> None:
+    """A play that can serve the lead in several ways is judged by its best
+    (docs/rules.md §6): against 33 + 5 + 6, 7788 serves as 88 + 7 + 7 (or 77 +
+    8 + 8), so 88 + 6 + 5 only ties it and 99 + 4 + 4 beats it."""
+    r = rules_from_json("four-deck")
+    plays = ["3S 3S 5S 6S", "7H 7H 8H 8H", "8H 8H 6H 5H", "9H 9H 4H 4H"]
+    assert _beats(r, plays) == [False, True, False, True]
 
 
 def test_reordering_cards_changes_nothing() -> None:

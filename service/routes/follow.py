@@ -7,7 +7,7 @@ from typing import Any
 
 from marshmallow import Schema
 
-from engine.follow import FollowVerdict, Requirement, Structure, judge_follow
+from engine.follow import FollowVerdict, Requirement, Structure, check_follow, judge_follow
 from engine.trump import trump_order
 from service.api import json_response, language, load, reasons_json, v1
 from service.fields import CardsField, RulesField, TrumpField
@@ -58,6 +58,6 @@ def post_follow() -> Any:
     lang = language()
     rules = body["rules"]
     order = trump_order(body["trump"], rules)
-    verdict = judge_follow(body["lead"], body["hand"], body["play"], order, rules)
+    verdict = judge_follow(check_follow(body["lead"], body["hand"], body["play"], order, rules))
     count_verdict("follow.legal", verdict.legal)
     return json_response(follow_json(verdict, lang), lang)
