@@ -10,9 +10,11 @@ client in English and Chinese, and writes one JSON line per (request,
 language): the path, the language, the status and the answer's body text.
 
     python bench/corpus.py record OUT.jsonl [--scale N]
-    python bench/corpus.py diff A.jsonl B.jsonl [--show 5]
+    python bench/corpus.py diff A.jsonl B.jsonl [--show 5] [--ignore-texts]
 
-``diff`` prints the number of lines that differ and the first few.  A
+``diff`` prints the number of lines that differ and the first few; with
+``--ignore-texts`` only codes, verdicts, cards and numbers count (a change of
+wording shows no difference).  A
 recording is a few tens of megabytes: keep it outside the repository.
 """
 
@@ -348,10 +350,38 @@ def record(path: str, scale: int) -> None:
             f"{s}:{n // len(LANGUAGES)}" for (p, s), n in sorted(statuses.items()) if p == url))
 
 
-def diff(a: str, b: str, show: int) -> int:
+TEXTS = frozenset({"message", "text", "title", "detail"})
+"""The keys of an answer that hold words for people (docs/api.md "Languages")."""
+
+
+def verdict_only(line: str) -> Any:
+    """A recorded answer less its words: every code, verdict, card and number, no
+    ``message``/``text``/``title``/``detail`` and no ladder step's ``name``."""
+
+    def strip(value: Any) -> Any:
+        if isinstance(value, dict):
+            step = value.keys() == {"rank", "of", "name"}
+            return {k: strip(v) for k, v in value.items() if k not in TEXTS and not (step and k == "name")}
+        if isinstance(value, list):
+            return [strip(v) for v in value]
+        return value
+
+    rec = json.loads(line)
+    try:
+        body = json.loads(rec["body"])
+    except ValueError:
+        body = rec["body"]
+    return rec["i"], rec["path"], rec["lang"], rec["status"], strip(body)
+
+
+def diff(a: str, b: str, show: int, texts: bool = True) -> int:
+    """The answers that differ (``texts`` False: ignoring the words, ``verdict_only``)."""
     with open(a, encoding="utf-8") as fa, open(b, encoding="utf-8") as fb:
         left, right = fa.readlines(), fb.readlines()
-    differences = [(x, y) for x, y in zip(left, right, strict=False) if x != y]
+    if texts:
+        differences = [(x, y) for x, y in zip(left, right, strict=False) if x != y]
+    else:
+        differences = [(x, y) for x, y in zip(left, right, strict=False) if verdict_only(x) != verdict_only(y)]
     if len(left) != len(right):
         print(f"the recordings have {len(left)} and {len(right)} lines")
     print(f"{len(differences)} differences in {min(len(left), len(right))} answers")
@@ -376,11 +406,13 @@ def main(argv: list[str] | None = None) -> None:
     dif.add_argument("a")
     dif.add_argument("b")
     dif.add_argument("--show", type=int, default=5)
+    dif.add_argument("--ignore-texts", action="store_true",
+                     help="compare codes, verdicts, cards and numbers only (a change of wording)")
     args = parser.parse_args(argv)
     if args.mode == "record":
         record(args.out, args.scale)
     else:
-        raise SystemExit(diff(args.a, args.b, args.show))
+        raise SystemExit(diff(args.a, args.b, args.show, texts=not args.ignore_texts))
 
 
 if __name__ == "__main__":

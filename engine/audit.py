@@ -34,13 +34,12 @@ from dataclasses import dataclass
 from engine.cards import KINDS, check_copies
 from engine.errors import InvalidInput, Problem
 from engine.kitty import KittyResult, check_kitty, kitty_result, played_with_trumps, side_of
-from engine.reasons import Reason
+from engine.reasons import Cards, Reason, Seat, SeatCounts, reason
 from engine.rules import MatchPoints, Rules, ThrowPenalty
 from engine.settle import Settlement, settle
 from engine.throw import Penalty, Throw, ThrowVerdict, judge_throw
 from engine.trick import Trick, TrickResult, resolve_trick
 from engine.trump import Trump, TrumpOrder, trump_order
-from engine.words import cards_text, cards_zh
 
 SEATS = 4
 DEFENDERS = "defenders"
@@ -133,30 +132,18 @@ def _deal_violations(
     for seat in range(SEATS):
         n = len(hands[seat])
         if n != rules.hand_size:
-            found.append(Violation(None, seat, Reason(
-                "deal.hand_size",
-                f"seat {seat} starts with {n} cards; with {rules.decks} deck(s) and a kitty of "
-                f"{rules.kitty_size} every seat holds {rules.hand_size}",
-                f"{seat} 号位起手 {n} 张牌；{rules.decks} 副牌、底牌 {rules.kitty_size} 张时每家应有 "
-                f"{rules.hand_size} 张",
+            found.append(Violation(None, seat, reason(
+                "deal.hand_size", seat=Seat(seat), n=n, decks=rules.decks, kitty=rules.kitty_size,
+                hand=rules.hand_size,
             )))
     if len(kitty) != rules.kitty_size:
-        found.append(Violation(None, None, Reason(
-            "deal.kitty_size",
-            f"the kitty holds {len(kitty)} cards; these rules bury {rules.kitty_size}",
-            f"底牌有 {len(kitty)} 张；按此规则应扣 {rules.kitty_size} 张",
-        )))
+        found.append(Violation(None, None, reason("deal.kitty_size", n=len(kitty), size=rules.kitty_size)))
     if strict:
         seen = Counter(c for s in range(SEATS) for c in hands[s]) + Counter(kitty)
         short = [k for k in range(KINDS) if seen[k] < rules.decks]
         if short:
-            found.append(Violation(None, None, Reason(
-                "deal.incomplete",
-                f"strict: the hands and kitty must make up {rules.decks} full deck(s); missing "
-                f"{cards_text(sorted(c for c in short for _ in range(rules.decks - seen[c])))}",
-                f"严格模式：四家手牌与底牌应恰好组成 {rules.decks} 副牌；缺少 "
-                f"{cards_zh(sorted(c for c in short for _ in range(rules.decks - seen[c])))}",
-            )))
+            missing = tuple(sorted(c for c in short for _ in range(rules.decks - seen[c])))
+            found.append(Violation(None, None, reason("deal.incomplete", n=rules.decks, cards=Cards(missing))))
     return found
 
 
@@ -261,12 +248,9 @@ def _replay_trick(
         found.append(Violation(index, seat, reason))
 
     if leader != expected:
-        violate(leader, Reason(
-            "hand.wrong_leader",
-            f"trick {index + 1} is led by seat {leader}, but seat {expected} "
-            f"{'is the dealer and leads first' if index == 0 else 'won the previous trick and leads'}",
-            f"第 {index + 1} 轮由 {leader} 号位首出，但应由 {expected} 号位"
-            f"{'（庄家）首出' if index == 0 else '（上一轮最大）首出'}",
+        violate(leader, reason(
+            "hand.wrong_leader", "first" if index == 0 else "", trick=index + 1, seat=Seat(leader),
+            expected=Seat(expected),
         ))
     held = True
     for i, play in enumerate(plays):
@@ -274,26 +258,14 @@ def _replay_trick(
         missing = _missing(play, remaining[seat])
         if missing:
             held = False
-            violate(seat, Reason(
-                "play.not_held",
-                f"seat {seat} plays {cards_text(missing)}, which it does not hold at trick {index + 1}",
-                f"第 {index + 1} 轮 {seat} 号位出了手中没有的牌：{cards_zh(missing)}",
-            ))
+            violate(seat, reason("play.not_held", trick=index + 1, seat=Seat(seat), cards=Cards(tuple(missing))))
         if i and len(play) != len(lead):
             held = False
-            violate(seat, Reason(
-                "play.wrong_count",
-                f"seat {seat} plays {len(play)} cards to a lead of {len(lead)}",
-                f"{seat} 号位出了 {len(play)} 张牌，首家出了 {len(lead)} 张",
-            ))
+            violate(seat, reason("play.wrong_count", trick=index + 1, seat=Seat(seat), n=len(play), led=len(lead)))
     suits = {order.suit[c] for c in lead}
     if len(suits) != 1:
         held = False
-        violate(leader, Reason(
-            "lead.mixed_suits" if lead else "lead.empty",
-            f"seat {leader}'s lead {'mixes effective suits' if lead else 'has no cards'}: a lead is of one suit (or all trumps)",
-            f"{leader} 号位首出的牌{'花色不一' if lead else '为空'}：首出必须是同一门花色（或全是主牌）",
-        ))
+        violate(leader, reason("lead.mixed_suits" if lead else "lead.empty", trick=index + 1, seat=Seat(leader)))
     before = dict(remaining)  # the hands before the trick (the lists are replaced, never changed)
     throw: ThrowVerdict | None = None
     penalty: Penalty | None = None
@@ -303,34 +275,22 @@ def _replay_trick(
         missing = _missing(attempted, remaining[leader])
         if missing or len({order.suit[c] for c in attempted}) != 1:
             held = False
-            violate(leader, Reason(
-                "throw.attempt_impossible",
-                f"trick {index + 1}: seat {leader} could not have attempted the throw {cards_text(attempted)}"
-                + (f" (it does not hold {cards_text(missing)})" if missing else " (it mixes effective suits)"),
-                f"第 {index + 1} 轮：{leader} 号位不可能甩出 {cards_zh(attempted)}"
-                + (f"（手中没有 {cards_zh(missing)}）" if missing else "（花色不一）"),
+            violate(leader, reason(
+                "throw.attempt_impossible", "not_held" if missing else "mixed_suits", trick=index + 1,
+                seat=Seat(leader), cards=Cards(tuple(attempted)), missing=Cards(tuple(missing)),
             ))
     if held:
         others = {s: before[s] for s in range(SEATS) if s != leader}
         thrown = attempted or lead
         throw = judge_throw(Throw(leader, thrown, order.suit[thrown[0]], others, order, rules))
         if throw.refused:  # throw_when_others_void: not forced, refused (docs/rules.md §4)
-            violate(leader, Reason(
-                "throw.into_void",
-                f"trick {index + 1}: seat {leader}'s throw {cards_text(thrown)} is refused: none of the other "
-                "three players holds its suit (throw_when_others_void); it should have led again",
-                f"第 {index + 1} 轮：其他三家都没有该花色，{leader} 号位不能甩牌 {cards_zh(thrown)}，应重新出牌",
-            ))
+            violate(leader, reason("throw.into_void", trick=index + 1, seat=Seat(leader), cards=Cards(tuple(thrown))))
         elif attempted is not None:
             penalty = _check_attempt(index, leader, attempted, lead, throw, violate)
         elif not throw.valid:
-            violate(leader, Reason(
-                "throw.failed",
-                f"seat {leader}'s throw {cards_text(lead)} fails "
-                f"({throw.reasons[0].en}); it should have been replaced by the forced play "
-                f"{cards_text(throw.forced_play)}",
-                f"{leader} 号位甩牌 {cards_zh(lead)} 失败（{throw.reasons[0].zh}），"
-                f"应改出 {cards_zh(throw.forced_play)}",
+            violate(leader, reason(
+                "throw.failed", trick=index + 1, seat=Seat(leader), cards=Cards(tuple(lead)),
+                forced=Cards(tuple(throw.forced_play)), why=throw.reasons[0],
             ))
     result: TrickResult | None = None
     if held:
@@ -338,10 +298,8 @@ def _replay_trick(
         for verdict in result.plays[1:]:
             if verdict.legal is False:
                 why = next((r for r in verdict.reasons if r.code.startswith("follow.")), verdict.reasons[-1])
-                violate(verdict.seat, Reason(
-                    "follow.illegal",
-                    f"seat {verdict.seat}'s follow {cards_text(verdict.cards)} is illegal: {why.en}",
-                    f"{verdict.seat} 号位跟牌 {cards_zh(verdict.cards)} 不合规：{why.zh}",
+                violate(verdict.seat, reason(
+                    "follow.illegal", trick=index + 1, seat=Seat(verdict.seat), cards=Cards(tuple(verdict.cards)), why=why
                 ))
         if side_of(result.winner, dealer) == DEFENDERS:
             gained += result.points
@@ -359,20 +317,12 @@ def _check_attempt(
 ) -> Penalty | None:
     """A recorded failed throw: it must have failed, and the lead must be its forced play."""
     if throw.valid:
-        report(leader, Reason(
-            "throw.wrongly_refused",
-            f"trick {index + 1}: the attempted throw {cards_text(attempted)} stands (nobody can beat any "
-            f"of its units), so seat {leader} should have played it whole",
-            f"第 {index + 1} 轮：{leader} 号位的甩牌 {cards_zh(attempted)} 其实成立，应整手打出",
-        ))
+        report(leader, reason("throw.wrongly_refused", trick=index + 1, seat=Seat(leader), cards=Cards(tuple(attempted))))
         return None
     if Counter(lead) != Counter(throw.forced_play):
-        report(leader, Reason(
-            "throw.wrong_forced_play",
-            f"trick {index + 1}: the failed throw {cards_text(attempted)} forces {cards_text(throw.forced_play)}, "
-            f"not {cards_text(lead)}",
-            f"第 {index + 1} 轮：甩牌 {cards_zh(attempted)} 失败后应出 {cards_zh(throw.forced_play)}，"
-            f"而不是 {cards_zh(lead)}",
+        report(leader, reason(
+            "throw.wrong_forced_play", trick=index + 1, seat=Seat(leader), cards=Cards(tuple(attempted)),
+            forced=Cards(tuple(throw.forced_play)), played=Cards(tuple(lead)),
         ))
     return throw.penalty
 
@@ -382,14 +332,7 @@ def _end_violations(played: int, expected: int, remaining: dict[int, list[int]])
     left = {s: len(cards) for s, cards in remaining.items() if cards}
     if not left:
         return []
-    text_en = ", ".join(f"seat {s}: {n}" for s, n in left.items())
-    text_zh = "，".join(f"{s} 号位 {n} 张" for s, n in left.items())
-    return [Violation(played, expected, Reason(
-        "hand.unfinished",
-        f"the record stops after {played} tricks but cards are left ({text_en}); the kitty and the "
-        "settlement need the last trick",
-        f"记录在第 {played} 轮后结束，但还有牌未出（{text_zh}）；抠底与升级需要最后一轮",
-    ))]
+    return [Violation(played, expected, reason("hand.unfinished", n=played, left=SeatCounts(tuple(left.items()))))]
 
 
 def _kitty(

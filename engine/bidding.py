@@ -63,25 +63,22 @@ Decisions where the seeds and docs/rules.md leave room (each applied by the code
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 from engine.cards import (
     BIG_JOKER,
-    CARD_NAMES,
     JOKERS,
     KINDS,
     RANKS,
     SMALL_JOKER,
-    SUIT_NAMES_ZH,
-    card_name_zh,
     card_str,
     check_copies,
     rank_of,
     suit_of,
 )
 from engine.errors import InvalidInput, Problem
-from engine.reasons import Reason
+from engine.reasons import Cards, Reason, Seat, Step, reason
 from engine.rules import NoBidFallback, NoBidFirstHand, Rules
 from engine.trump import Trump
 
@@ -89,9 +86,6 @@ Path = tuple[str | int, ...]
 
 # bid_suit_precedence (seed 002 抄底牌條件): D < C < H < S, weakest first.
 SUIT_PRECEDENCE: tuple[int, ...] = (3, 2, 1, 0)
-_SUIT_NAMES_EN = ("spades", "hearts", "clubs", "diamonds")
-_COUNT_EN = {1: "single", 2: "pair of", 3: "three", 4: "four"}
-_COUNT_ZH = {1: "单张", 2: "两张", 3: "三张", 4: "四张"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,8 +103,7 @@ class Strength:
     ``rank`` counts from 1 (weakest) to ``of`` (the ladder's length); a higher rank
     beats a lower one, equal ranks tie (the first bid stands).  ``joker`` is
     SMALL_JOKER/BIG_JOKER for a no-trump step, None for level cards; ``suit`` is set
-    only where ``bid_suit_precedence`` gives each suit its own step.  ``name`` and
-    ``name_zh`` (``step_name``, ``step_name_zh``) follow from the others.
+    only where ``bid_suit_precedence`` gives each suit its own step.
     """
 
     rank: int
@@ -118,33 +111,20 @@ class Strength:
     count: int
     joker: int | None
     suit: int | None
-    name: str = field(init=False, repr=False, compare=False)
-    name_zh: str = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "name", step_name(self.count, self.joker, self.suit))
-        object.__setattr__(self, "name_zh", step_name_zh(self.count, self.joker, self.suit))
+    @property
+    def step(self) -> Step:
+        """The step as reasons name it (``engine.reasons.Step``)."""
+        return bid_step(self.count, self.joker, self.suit)
 
-    def as_json(self, language: str = "en") -> dict[str, int | str]:
-        return {"rank": self.rank, "of": self.of, "name": self.name_zh if language == "zh" else self.name}
-
-
-def step_name(count: int, joker: int | None, suit: int | None) -> str:
-    """English name of a step: ``pair of level cards``, ``four big jokers``."""
-    what = _COUNT_EN[count]
-    if joker is not None:
-        return f"{what} {'small' if joker == SMALL_JOKER else 'big'} jokers"
-    cards = "level card" if count == 1 else "level cards"
-    in_suit = "" if suit is None else f" in {_SUIT_NAMES_EN[suit]}"
-    return f"{what} {cards}{in_suit}"
+    def as_json(self) -> dict[str, int]:
+        return {"rank": self.rank, "of": self.of}
 
 
-def step_name_zh(count: int, joker: int | None, suit: int | None) -> str:
-    """Chinese name of a step: ``两张级牌``, ``四张大王``, ``两张方块级牌``."""
-    what = _COUNT_ZH[count]
-    if joker is not None:
-        return what + ("小王" if joker == SMALL_JOKER else "大王")
-    return what + ("" if suit is None else SUIT_NAMES_ZH[suit]) + "级牌"
+def bid_step(count: int, joker: int | None, suit: int | None) -> Step:
+    """``count`` copies of a level card (of ``suit`` where suits rank apart) or
+    of the ``joker`` (SMALL_JOKER / BIG_JOKER), as reasons name them."""
+    return Step(count, None if joker is None else "small" if joker == SMALL_JOKER else "big", suit)
 
 
 @dataclass(frozen=True, slots=True)
@@ -207,10 +187,10 @@ def ladder(rules: Rules) -> tuple[Strength, ...]:
     """The bidding ladder of ``rules``, weakest first (docs/rules.md §9, seed 001 报牌规则).
 
     >>> from engine.rules import preset
-    >>> [s.name for s in ladder(preset("two-deck"))]
-    ['single level card', 'pair of level cards', 'pair of small jokers', 'pair of big jokers']
-    >>> [s.name_zh for s in ladder(preset("four-deck-cgc"))][:7]
-    ['单张级牌', '两张方块级牌', '两张梅花级牌', '两张红桃级牌', '两张黑桃级牌', '两张小王', '两张大王']
+    >>> [(s.count, s.joker, s.suit) for s in ladder(preset("two-deck"))]
+    [(1, None, None), (2, None, None), (2, 52, None), (2, 53, None)]
+    >>> [(s.count, s.joker, s.suit) for s in ladder(preset("four-deck-cgc"))][:7]
+    [(1, None, None), (2, None, 3), (2, None, 2), (2, None, 1), (2, None, 0), (2, 52, None), (2, 53, None)]
     """
     return _ladder(rules.decks, rules.bid_suit_precedence, _min_jokers(rules))
 
@@ -261,33 +241,6 @@ def declared_trump(trump_level: int, cards: Sequence[int]) -> Trump:
     """What a bid names: its level card's suit, or no-trump for jokers."""
     suit = suit_of(cards[0])
     return _TRUMPS.get((trump_level, suit)) or Trump(trump_level, suit)
-
-
-_NAMES_ZH: tuple[str, ...] = tuple(card_name_zh(k) for k in range(KINDS))
-
-
-def card_list(cards: Sequence[int]) -> str:
-    return " ".join([CARD_NAMES[c] for c in cards])
-
-
-def card_list_zh(cards: Sequence[int]) -> str:
-    return "".join([_NAMES_ZH[c] for c in cards])
-
-
-def trump_en(trump: Trump | None) -> str:
-    if trump is None:
-        return "nothing is trump yet"
-    if trump.suit is None:
-        return f"no-trump at level {RANKS[trump.level]}"
-    return f"{_SUIT_NAMES_EN[trump.suit]} are trump at level {RANKS[trump.level]}"
-
-
-def trump_zh(trump: Trump | None) -> str:
-    if trump is None:
-        return "尚无主牌"
-    if trump.suit is None:
-        return f"打{RANKS[trump.level]}，无主"
-    return f"打{RANKS[trump.level]}，{SUIT_NAMES_ZH[trump.suit]}为主"
 
 
 def check_bid_cards(rules: Rules, trump_level: int, cards: Sequence[int], path: Path) -> list[Problem]:
@@ -372,85 +325,51 @@ def _decide(
 ) -> BidVerdict:
     """The verdict on a well-formed ``bid`` against a well-formed ``standing`` bid.
 
-    Each branch names its reason (code, English, Chinese); a refused bid leaves
+    Each branch names its reason (a code and its facts); a refused bid leaves
     ``standing`` and the trump it declared (``before``) in place.
     """
     step = strength(rules, bid.cards)
     declares = None if step is None else declared_trump(trump_level, bid.cards)
-    shows, shows_zh = card_list(bid.cards), card_list_zh(bid.cards)
-    seat = bid.seat
+    shows, seat = Cards(tuple(bid.cards)), Seat(bid.seat)
 
     if step is None:
-        valid = False
         if len(bid.cards) == 1:
-            code = "bid.single_joker"
-            en = f"a single joker ({shows}) never bids: show two or more jokers of one kind for no-trump"
-            zh = f"单张王（{shows_zh}）不能亮主：亮无主要亮两张以上同样的王"
+            why = reason("bid.single_joker", cards=shows)
         else:
-            need = _min_jokers(rules)
-            code = "bid.too_few_jokers"
-            en = f"{shows} cannot bid no-trump: these rules need {need} jokers of one kind"
-            zh = f"{shows_zh}不能亮无主：本规则亮无主至少需要{need}张同样的王"
-    elif (standing is None or standing_strength is None) and step.joker is not None and (
-        step.count < rules.no_trump_bid_min_jokers
-    ):
-        valid = False
-        need = rules.no_trump_bid_min_jokers
-        code = "bid.too_few_jokers"
-        en = (
-            f"{shows} cannot open the bidding: a first declaration of no-trump needs {need} jokers of one "
-            f"kind; {step.name} may only overturn a standing bid"
-        )
-        zh = f"{shows_zh}不能首先亮主：亮无主须{need}张同样的王；{step.name_zh}只能用来反主"
-    elif standing is None or standing_strength is None:
-        valid = True
-        code = "bid.opens"
-        en = f"seat {seat} opens the bidding with {step.name} ({shows}): {trump_en(declares)}"
-        zh = f"{seat}号位首先亮主：{step.name_zh}（{shows_zh}），{trump_zh(declares)}"
+            why = reason("bid.too_few_jokers", cards=shows, n=_min_jokers(rules))
+        return BidVerdict(bid, False, why, step, declares, standing, _before(trump_level, standing))
+    if standing is None or standing_strength is None:
+        if step.joker is not None and step.count < rules.no_trump_bid_min_jokers:
+            why = reason("bid.too_few_jokers", "opening", cards=shows, n=rules.no_trump_bid_min_jokers, step=step.step)
+            return BidVerdict(bid, False, why, step, declares, standing, None)
+        assert declares is not None
+        why = reason("bid.opens", seat=seat, step=step.step, cards=shows, trump=declares)
+        return BidVerdict(bid, True, why, step, declares, bid, declares)
+    against, held_by = standing_strength.step, Seat(standing.seat)
+    own = standing.seat == bid.seat
+    same_trump = declares == declared_trump(trump_level, standing.cards)
+    if own and same_trump and not rules.self_reinforce:
+        why = reason("bid.self_reinforce_not_allowed", seat=seat)
+    elif own and not same_trump and not rules.self_overturn:
+        why = reason("bid.self_overturn_not_allowed", seat=seat)
+    elif step.rank == standing_strength.rank:
+        why = reason("bid.equal_strength", step=step.step, cards=shows, against=against, held_by=held_by)
+    elif step.rank < standing_strength.rank:
+        why = reason("bid.weaker", step=step.step, cards=shows, against=against, held_by=held_by)
     else:
-        against, against_zh, held_by = standing_strength.name, standing_strength.name_zh, standing.seat
-        own = held_by == seat
-        same_trump = declares == declared_trump(trump_level, standing.cards)
-        valid = False
-        if own and same_trump and not rules.self_reinforce:
-            code = "bid.self_reinforce_not_allowed"
-            en = f"seat {seat} already holds the bid and these rules do not allow reinforcing it (自保)"
-            zh = f"{seat}号位已亮主，本规则不允许自保"
-        elif own and not same_trump and not rules.self_overturn:
-            code = "bid.self_overturn_not_allowed"
-            en = (
-                f"seat {seat} holds the standing bid and these rules do not allow overturning "
-                "one's own bid (不能自反)"
-            )
-            zh = f"{seat}号位的亮主仍然有效，本规则不能自反"
-        elif step.rank == standing_strength.rank:
-            code = "bid.equal_strength"
-            en = f"{step.name} ({shows}) only equals the standing {against} of seat {held_by}: the first bid stands"
-            zh = f"{step.name_zh}（{shows_zh}）与{held_by}号位的{against_zh}同级，先亮者为准"
-        elif step.rank < standing_strength.rank:
-            code = "bid.weaker"
-            en = f"{step.name} ({shows}) is weaker than the standing {against} of seat {held_by}"
-            zh = f"{step.name_zh}（{shows_zh}）小于{held_by}号位的{against_zh}，不能反主"
+        if own:
+            code = "bid.reinforces" if same_trump else "bid.self_overturns"
         else:
-            valid = True
-            if own and same_trump:
-                code, does, does_zh = "bid.reinforces", "reinforces its bid (自保) with", "自保："
-            elif own:
-                code, does, does_zh = "bid.self_overturns", "overturns its own bid (自反) with", "自反："
-            elif same_trump:
-                code = "bid.outbids"
-                does = f"outbids seat {held_by} in the same trump with"
-                does_zh = f"以更大的牌亮同一主（胜过{held_by}号位）："
-            else:
-                code = "bid.overturns"
-                does = f"overturns the bid of seat {held_by} (反主) with"
-                does_zh = f"反主（胜过{held_by}号位）："
-            en = f"seat {seat} {does} {step.name} ({shows}), stronger than {against}: {trump_en(declares)}"
-            zh = f"{seat}号位{does_zh}{step.name_zh}（{shows_zh}）大于{against_zh}，{trump_zh(declares)}"
-    if valid:
-        return BidVerdict(bid, True, Reason(code, en, zh), step, declares, bid, declares)
-    before = None if standing is None else declared_trump(trump_level, standing.cards)
-    return BidVerdict(bid, False, Reason(code, en, zh), step, declares, standing, before)
+            code = "bid.outbids" if same_trump else "bid.overturns"
+        assert declares is not None
+        why = reason(code, seat=seat, step=step.step, cards=shows, against=against, held_by=held_by, trump=declares)
+        return BidVerdict(bid, True, why, step, declares, bid, declares)
+    return BidVerdict(bid, False, why, step, declares, standing, _before(trump_level, standing))
+
+
+def _before(trump_level: int, standing: Bid | None) -> Trump | None:
+    """The trump the ``standing`` bid declared (None: nothing stands)."""
+    return None if standing is None else declared_trump(trump_level, standing.cards)
 
 
 def judge_bid(rules: Rules, trump_level: int, standing: Bid | None, bid: Bid) -> BidVerdict:
@@ -464,8 +383,8 @@ def judge_bid(rules: Rules, trump_level: int, standing: Bid | None, bid: Bid) ->
     >>> from engine.rules import preset
     >>> ten = 8  # rank index of 10
     >>> v = judge_bid(preset("two-deck"), ten, Bid(0, (c("10H"),)), Bid(1, (c("10S"), c("10S"))))
-    >>> v.valid, v.reason.code, v.trump.as_json(), v.strength.name
-    (True, 'bid.overturns', {'level': '10', 'suit': 'S'}, 'pair of level cards')
+    >>> v.valid, v.reason.code, v.trump.as_json(), v.strength.step
+    (True, 'bid.overturns', {'level': '10', 'suit': 'S'}, Step(count=2, joker=None, suit=None))
     """
     bids: list[tuple[Path, Bid]] = []
     problems: list[Problem] = []
@@ -483,7 +402,7 @@ def judge_bid(rules: Rules, trump_level: int, standing: Bid | None, bid: Bid) ->
             problems.append(
                 Problem(
                     ("standing", "cards"),
-                    f"{card_list(standing.cards)} cannot be a standing bid under these rules "
+                    f"{' '.join(card_str(c) for c in standing.cards)} cannot be a standing bid under these rules "
                     "(a single joker never bids; no-trump needs "
                     f"{_min_jokers(rules)} jokers of one kind)",
                     code="invalid_standing_bid",
@@ -497,21 +416,12 @@ def judge_bid(rules: Rules, trump_level: int, standing: Bid | None, bid: Bid) ->
 
 def _fallback(rules: Rules, trump_level: int, kitty: Sequence[int] | None) -> tuple[Trump, Reason]:
     """The trump when nobody bid (``no_bid_fallback``; seed 000, seed 000 四副, seed 002)."""
-    level = RANKS[trump_level]
     if rules.no_bid_fallback == NoBidFallback.NO_TRUMP:
         trump = Trump(trump_level, None)
-        return trump, Reason(
-            "bid.fallback.no_trump",
-            f"nobody bid: the hand is played in no-trump at level {level}",
-            f"无人亮主：打{level}，无主",
-        )
+        return trump, reason("bid.fallback.no_trump", trump=trump)
     if rules.no_bid_fallback == NoBidFallback.SPADES:
         trump = Trump(trump_level, 0)
-        return trump, Reason(
-            "bid.fallback.spades",
-            f"nobody bid: spades are trump at level {level}",
-            f"无人亮主：打{level}，以黑桃为主",
-        )
+        return trump, reason("bid.fallback.spades", trump=trump)
     # kitty_first_card (seed 002 發完牌后如果沒人亮主)
     if not kitty:
         raise InvalidInput(
@@ -526,27 +436,12 @@ def _fallback(rules: Rules, trump_level: int, kitty: Sequence[int] | None) -> tu
     for card in kitty:
         if card not in JOKERS and rank_of(card) == trump_level:
             trump = Trump(trump_level, suit_of(card))
-            return trump, Reason(
-                "bid.fallback.kitty_level_card",
-                f"nobody bid: the first level card turned from the kitty, {card_str(card)}, makes "
-                f"{trump_en(trump)}",
-                f"无人亮主：底牌中翻出的第一张级牌{card_name_zh(card)}定主，{trump_zh(trump)}",
-            )
+            return trump, reason("bid.fallback.kitty_level_card", cards=Cards((card,)), trump=trump)
     first = kitty[0]
     trump = Trump(trump_level, suit_of(first))
     if first in JOKERS:
-        return trump, Reason(
-            "bid.fallback.kitty_joker",
-            f"nobody bid and the kitty holds no level card: its first card, {card_str(first)}, is a "
-            f"joker, so {trump_en(trump)}",
-            f"无人亮主，底牌中没有级牌：第一张底牌是{card_name_zh(first)}，{trump_zh(trump)}",
-        )
-    return trump, Reason(
-        "bid.fallback.kitty_first_card",
-        f"nobody bid and the kitty holds no level card: its first card, {card_str(first)}, makes "
-        f"{trump_en(trump)}",
-        f"无人亮主，底牌中没有级牌：第一张底牌{card_name_zh(first)}定主，{trump_zh(trump)}",
-    )
+        return trump, reason("bid.fallback.kitty_joker", cards=Cards((first,)), trump=trump)
+    return trump, reason("bid.fallback.kitty_first_card", cards=Cards((first,)), trump=trump)
 
 
 def resolve_bids(
@@ -606,14 +501,11 @@ def resolve_bids(
             first_invalid = i
     if standing is not None and standing_strength is not None:
         trump = declared_trump(trump_level, standing.cards)
-        reason = Reason(
-            "bid.stands",
-            f"the bid of seat {standing.seat}, {standing_strength.name} ({card_list(standing.cards)}), "
-            f"stands: {trump_en(trump)}",
-            f"{standing.seat}号位的{standing_strength.name_zh}（{card_list_zh(standing.cards)}）有效，"
-            f"{trump_zh(trump)}",
+        why = reason(
+            "bid.stands", seat=Seat(standing.seat), step=standing_strength.step, cards=Cards(tuple(standing.cards)),
+            trump=trump,
         )
-        return BidSequence(tuple(steps), first_invalid, standing, trump, None, reason)
+        return BidSequence(tuple(steps), first_invalid, standing, trump, None, why)
     if rules.no_bid_first_hand is NoBidFirstHand.REDEAL:
         if first_hand is None:
             raise InvalidInput(
@@ -627,12 +519,8 @@ def resolve_bids(
         if first_hand:
             return BidSequence(
                 tuple(steps), first_invalid, None, None, None,
-                Reason(
-                    "bid.redeal",
-                    "nobody bid in the first hand of the game: the cards are dealt again",
-                    "第一局无人亮主：重新发牌",
-                ),
+                reason("bid.redeal"),
                 redeal=True,
             )
-    trump, reason = _fallback(rules, trump_level, kitty)
-    return BidSequence(tuple(steps), first_invalid, None, trump, rules.no_bid_fallback, reason)
+    trump, why = _fallback(rules, trump_level, kitty)
+    return BidSequence(tuple(steps), first_invalid, None, trump, rules.no_bid_fallback, why)

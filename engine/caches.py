@@ -4,12 +4,17 @@ A cache is a ``functools.lru_cache`` on a function of plain values, so its key
 is every argument the function takes and its result depends on nothing else
 (no global state, no argument left out of the key).  The boundaries a request
 crosses are the big ones: the trump order (per trump and rules), the suit view
-(per order and suit), the lead (per cards, order and ``follow_patterns``), the
-obligation of a hand (per lead form, suit view, counts and options) and the
-measure of a play (per play, lead form, order and options).  The rest are
-small caches of words and of the generic programme's transitions, keyed by
-value.  tests/test_caches.py checks that this list names every cache of the
-engine with its bound.
+(per order, suit and ``protect_longer_tuples``), the lead (per cards, order and
+options; its decomposition and form), the obligation of a hand (per lead form,
+suit view, counts and options) and the measure of a play (per play, lead form,
+order and options; a follow's per lead form, suit view and counts).  The rest
+are small caches of words and of the generic programme's transitions, keyed by
+value, the seed ladders' plans (a table per list), and two that
+bench/instructions.py shows carry more than 2 % of an endpoint's instructions:
+the order in which a follower short of the suit adds other cards (without it
+/v1/trick +23 %, /v1/hand +13 %) and the kitty's multiplier (/v1/kitty +2.7 %).
+tests/test_caches.py checks that this list names every cache of the engine
+with its bound.
 
 The bounds count entries; what a worker's memory feels is bytes.  Each cache's
 bytes per entry were measured under heavy traffic (bench/cache_memory.py: the
@@ -26,7 +31,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from engine import bidding, follow, generic, kitty, lead, rules, shapes, suit, throw, trick, trump, units
+from engine import bidding, follow, generic, kitty, lead, rules, suit, throw, trick, trump, units
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,15 +48,13 @@ CACHES: tuple[Cache, ...] = (
     Cache(rules.preset, "preset name", None),
     Cache(trump.trump_order, "(trump, rules)", 512),
     Cache(suit.suit_view, "(trump order, effective suit, protect)", 512),
-    Cache(units._decompose, "(sorted cards, trump order)", 4096),
+    Cache(units._decompose, "(sorted cards, trump order)", 4096),  # the lead's units (without it /v1/analyze +18 %)
     Cache(lead.lead_of, "(sorted cards, trump order, follow_patterns)", 1024),
     Cache(lead.lead_form, "(unit shapes, suit, follow_patterns)", 512),
     Cache(follow._obligation_for, "(lead form, suit view (with protect), counts, follow_draw)", 512),
     Cache(follow._reached, "(lead form, suit view, play counts): the measure of a follow", 4096),
     Cache(trick._arrangements, "(sorted play, lead form, trump order, wider_shape_beats, decks, comparison)", 4096),
-    Cache(trick._single_arrangements, "(sorted play, lead form, powers, suit, comparison): a lead of singles", 2048),
     # follow: pattern ladders and the generic programme
-    Cache(follow._first_step, "(suit view (with protect), counts, follow_patterns, lead shape)", 1024),
     Cache(follow._ladder_plans, "(follow_patterns, lead shape)", 256),
     Cache(follow._lowest_first, "(trump order, suit)", 2048),
     Cache(generic._generic_score, "(suit view, counts, lead shape, protect)", 1024),
@@ -60,28 +63,23 @@ CACHES: tuple[Cache, ...] = (
     Cache(generic._moves, "(free lead tractors, open pieces, copies, bottom, late, protect, widest, links two steps up)", 2048),
     Cache(generic._bound, "(frame, copies left, limits of the runs ahead, lead shape)", 2048),
     Cache(generic._reach, "(frame, gap, copies, bottom, late, links two steps up, protect, widest)", 2048),
-    Cache(generic._tail, "(histogram, free lead tractors, tuples, widest, protect)", 4096),
+    Cache(generic._tail, "(histogram, free lead tractors, tuples, widest, protect)", 2048),
     # trick, throw, kitty, bids
-    Cache(trick._serving, "(width, length, wider_shape_beats, decks)", 256),
-    Cache(trick._single, "(card, power, suit)", 1024),
     Cache(kitty._kitty_multiplier, "(lead units, kitty_multiplier, kitty_cap, trumps)", 1024),
     Cache(bidding._ladder, "(decks, bid_suit_precedence, no_trump_bid_min_jokers)", 64),
     Cache(bidding._steps, "(decks, bid_suit_precedence, no_trump_bid_min_jokers)", 64),
-    # words
-    Cache(lead._words, "(unit shapes, suit)", 256),
-    Cache(shapes._describe_pieces, "(pieces, singles, language)", 4096),
-    Cache(follow._structure_text, "(structure, language)", 4096),
-    Cache(follow._alternative_shapes, "(alternative, cards)", 4096),
+    # reasons
+    Cache(follow._structure_pattern, "(structure)", 4096),
     Cache(follow._describe_requirement, "(requirement)", 4096),
     Cache(follow._suit_reason, "(suit, held, lead cards, played)", 4096),
     Cache(throw._single_unit, "(unit)", 1024),
-    Cache(trick._play_reasons, "(role, lead words, throw, seat, matched, won, best seat, comparison)", 4096),
+    Cache(trick._play_reasons, "(role, lead form, seat, matched, won, best seat, comparison)", 4096),
 )
 
 
 # Bytes per entry, measured (bench/cache_memory.py, 2026-12-01: 2,100 and 3,150 fresh
-# heavy requests, before and after these bounds, and after the generic rule's keys
-# gained the links two steps up): Python's allocations for the key,
+# heavy requests, before and after these bounds, after the generic rule's keys gained
+# the links two steps up and after follow._reached came): Python's allocations for the key,
 # the result and the cache's own link, the largest of the runs, both orders of
 # emptying (objects shared between caches counted with each), rounded up to 8 bytes.
 ENTRY_BYTES: dict[str, int] = {
@@ -90,32 +88,25 @@ ENTRY_BYTES: dict[str, int] = {
     "units._decompose": 248,
     "lead.lead_of": 528,
     "lead.lead_form": 712,
-    "follow._obligation_for": 344,
-    "follow._reached": 800,  # estimated (bench/cache_memory.py not re-run): a count vector and a structure
+    "follow._obligation_for": 528,
+    "follow._reached": 632,
     "trick._arrangements": 680,
-    "trick._single_arrangements": 328,
-    "follow._first_step": 648,
     "follow._ladder_plans": 752,
     "follow._lowest_first": 416,
-    "generic._generic_score": 680,
+    "generic._generic_score": 904,
     "generic._position": 440,
     "generic._closings": 664,
     "generic._moves": 2344,
     "generic._bound": 640,  # estimated: _frame_room's measured entry and its limits (two small tuples) in the key
-    "generic._reach": 1128,
+    "generic._reach": 1384,
     "generic._tail": 344,
-    "trick._serving": 168,
-    "trick._single": 16,
-    "kitty._kitty_multiplier": 608,
+    "kitty._kitty_multiplier": 616,
     "bidding._ladder": 1960,
     "bidding._steps": 16216,
-    "lead._words": 304,
-    "shapes._describe_pieces": 352,
-    "follow._structure_text": 264,
-    "follow._alternative_shapes": 392,
+    "follow._structure_pattern": 256,  # measured alone (tracemalloc, 14 structures of random follows); the Reason entries below predate reasons as facts
     "follow._describe_requirement": 288,
     "follow._suit_reason": 480,
-    "throw._single_unit": 552,
+    "throw._single_unit": 560,
     "trick._play_reasons": 552,
 }
 

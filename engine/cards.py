@@ -14,7 +14,6 @@ from collections.abc import Iterable, Sequence
 from engine.errors import InvalidInput, Problem
 
 SUITS: tuple[str, ...] = ("S", "H", "C", "D")
-SUIT_NAMES_ZH: tuple[str, ...] = ("黑桃", "红桃", "梅花", "方块")
 RANKS: tuple[str, ...] = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 SMALL_JOKER = 52
 BIG_JOKER = 53
@@ -149,14 +148,6 @@ CARD_NAMES: tuple[str, ...] = tuple(card_str(k) for k in range(KINDS))
 SPELLINGS: dict[str, int] = _spellings()
 """Spelling → card for every accepted notation (docs/api.md "Card"): the parse's fast path."""
 
-
-def card_name_zh(card: int) -> str:
-    """Chinese name for explanations: ``红桃10``, ``小王``."""
-    if card == SMALL_JOKER:
-        return "小王"
-    if card == BIG_JOKER:
-        return "大王"
-    return SUIT_NAMES_ZH[card // 13] + RANKS[card % 13]
 
 
 def points(card: int) -> int:

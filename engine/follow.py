@@ -68,14 +68,13 @@ from engine.errors import InvalidInput, Problem
 from engine.generic import LeadShape, Measure, generic_score_work
 from engine.lead import Lead, LeadForm, lead_of
 from engine.patterns import PATTERN_SOURCES, PatternList, pattern_list
-from engine.reasons import Reason
+from engine.reasons import Pattern, Pieces, Reason, Suit, pieces, reason
 from engine.records import quick_init
 from engine.rules import FollowDraw, FollowPatterns, Rules
 from engine.shapes import (
     FormPlan,
     Placed,
     Shape,
-    describe_pieces,
     fill,
     form_plan,
     form_planned,
@@ -86,7 +85,6 @@ from engine.shapes import (
 from engine.suit import SuitView, suit_view
 from engine.trump import SUIT_LABELS, TrumpOrder
 from engine.units import Unit, mixed_suit_problems
-from engine.words import suit_name
 
 
 class _Structure:
@@ -101,15 +99,9 @@ class _Structure:
         """False when any cards of the suit would do (no shape to match)."""
         return any(self.alternatives)
 
-    def text(self, language: str = "en") -> str:
-        """``step 3 of 18: a 2-pair tractor + 2 pairs + 2 singles``."""
-        return _structure_text(self, language)
-
-    def _shapes_text(self, language: str) -> str:
-        joiner = " 或 " if language == "zh" else " or "
-        return joiner.join(
-            describe_pieces(alt, self.cards - sum(s.size for s in alt), language) for alt in self.alternatives
-        )
+    def pattern(self) -> Pattern:
+        """The structure as reasons name it (``step 3 of 18: a 2-pair tractor + 2 pairs + 2 singles``)."""
+        return _structure_pattern(self)
 
     def _pattern_json(self) -> list[dict[str, Any]]:
         return [_alternative_json(alt, self.cards) for alt in self.alternatives]
@@ -149,24 +141,13 @@ class PatternStep(_Structure):
         when ``reached >= self`` (a TypeError for a structure of the other kind)."""
         if reached >= self or not isinstance(reached, PatternStep):
             return ()
-        en_suit, zh_suit = suit_name(lead.suit, "en"), suit_name(lead.suit, "zh")
-        lead_en, lead_zh = _lead_text(lead, "en"), _lead_text(lead, "zh")
-        source = PATTERN_SOURCES[self.patterns]
         return (
-            Reason(
-                "follow.must_match_pattern",
-                f"Following {lead_en} with the {self.patterns} patterns ({source}), your {en_suit} can form "
-                f"{self.text('en')}; this play reaches only {reached.text('en')}.",
-                f"跟{lead_zh}时按{self.patterns}的跟牌顺序（{source}），你的{zh_suit}能组成"
-                f"{self.text('zh')}；这手牌只达到{reached.text('zh')}。",
+            reason(
+                "follow.must_match_pattern", suit=Suit(lead.suit), lead=_lead_pieces(lead),
+                patterns=str(self.patterns), source=PATTERN_SOURCES[self.patterns], owed=self.pattern(),
+                reached=reached.pattern(),
             ),
         )
-
-    def _text(self, language: str) -> str:
-        shapes = self._shapes_text(language)
-        if language == "zh":
-            return f"第{self.step}步（共{self.steps}步）：{shapes}"
-        return f"step {self.step} of {self.steps}: {shapes}"
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -231,21 +212,13 @@ class GenericScore(_Structure):
         structure of the other kind)."""
         if reached >= self or not isinstance(reached, GenericScore):
             return ()
-        en_suit, zh_suit = suit_name(lead.suit, "en"), suit_name(lead.suit, "zh")
-        lead_en, lead_zh = _lead_text(lead, "en"), _lead_text(lead, "zh")
+        suit, led = Suit(lead.suit), _lead_pieces(lead)
         if self.measure.tractors != reached.measure.tractors:
-            owed_en = describe_pieces(self.tractors, 0, "en")
-            owed_zh = describe_pieces(self.tractors, 0, "zh")
-            has_en = describe_pieces(reached.tractors, 0, "en")
-            has_zh = describe_pieces(reached.tractors, 0, "zh")
             return (
-                Reason(
-                    "follow.must_play_tractor",
-                    f"Your {en_suit} can place {owed_en} within the lead's tractors ({lead_en}), e.g. "
-                    f"{self.text('en')}; tractors count longest first, and this play places "
-                    f"{'only ' + has_en if reached.tractors else 'none'}.",
-                    f"你的{zh_suit}能在首家的拖拉机（{lead_zh}）之内放入{owed_zh}，例如{self.text('zh')}；"
-                    f"拖拉机先比最长的，这手牌{'只放入' + has_zh if reached.tractors else '一个也没有'}。",
+                reason(
+                    "follow.must_play_tractor", "" if reached.tractors else "none", suit=suit, lead=led,
+                    owed=pieces(self.tractors), example=self.pattern(), have=pieces(reached.tractors),
+                    n=len(self.tractors),
                 ),
             )
         place = 1 + next(
@@ -253,30 +226,15 @@ class GenericScore(_Structure):
         )
         (width, want), (_, have) = self.tuples[place - 1], reached.tuples[place - 1]
         shape = Shape(width)
-        has_en = "only " + shape.counted(have, "en") if have else "none"
-        has_zh = "只有" + shape.counted(have, "zh") if have else "一个也没有"
-        code = _TUPLE_CODES.get(width, "follow.must_play_tuple")
-        if not lead.tractors:
-            return (
-                Reason(
-                    code,
-                    f"Your {en_suit} hold {shape.counted(want, 'en')} for the lead ({lead_en}) and must "
-                    f"play {'it' if want == 1 else 'them'}; this play has {has_en}.",
-                    f"你的{zh_suit}有{shape.counted(want, 'zh')}，首家出{lead_zh}，必须跟出；这手牌{has_zh}。",
-                ),
-            )
+        form = "tractors" if lead.tractors else ""
+        if not have:
+            form = f"{form}_none" if form else "none"
         return (
-            Reason(
-                code,
-                f"After the tractors, your {en_suit} can still supply {shape.counted(want, 'en')} to the lead "
-                f"({lead_en}; tuples inside its tractors count); this play has {has_en}.",
-                f"在拖拉机张数相同的前提下，你的{zh_suit}还能对首家的{lead_zh}跟出{shape.counted(want, 'zh')}"
-                f"（拖拉机中的也算）；这手牌{has_zh}。",
+            reason(
+                _TUPLE_CODES.get(width, "follow.must_play_tuple"), form, suit=suit, lead=led,
+                owed=Pieces(((shape, want),)), have=Pieces(((shape, have),)), n=want,
             ),
         )
-
-    def _text(self, language: str) -> str:
-        return self._shapes_text(language)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -298,32 +256,26 @@ own kind and words a ``shortfall``."""
 _TUPLE_CODES = {2: "follow.must_play_pair", 3: "follow.must_play_triple", 4: "follow.must_play_quad"}
 
 
-def _lead_text(lead: LeadForm, language: str) -> str:
+def _lead_pieces(lead: LeadForm) -> Pieces:
     """The lead's pairs, triples, quads and tractors (its singles left out)."""
-    return describe_pieces([Shape(w, length) for w, length in lead.shapes if w > 1], 0, language)
+    return pieces([Shape(w, length) for w, length in lead.shapes if w > 1])
 
 
 @lru_cache(maxsize=4096)
-def _structure_text(structure: Structure, language: str) -> str:
-    """``Structure.text``, cached by value: a few texts recur in every hand."""
-    return structure._text(language)
+def _structure_pattern(structure: Structure) -> Pattern:
+    """``Structure.pattern``, cached by value: a few structures recur in every hand."""
+    alternatives = tuple(pieces(alt, structure.cards - sum(s.size for s in alt)) for alt in structure.alternatives)
+    if isinstance(structure, PatternStep):
+        return Pattern(alternatives, structure.step, structure.steps)
+    return Pattern(alternatives)
 
 
 def _alternative_json(alt: tuple[Shape, ...], n: int) -> dict[str, Any]:
-    shapes, singles = _alternative_shapes(alt, n)
-    return {"shapes": [{"width": w, "length": length, "count": c} for w, length, c in shapes], "singles": singles}
-
-
-@lru_cache(maxsize=4096)
-def _alternative_shapes(alt: tuple[Shape, ...], n: int) -> tuple[tuple[tuple[int, int, int], ...], int]:
-    """An alternative's shapes as (width, length, count), largest first, and its singles."""
-    counts = Counter(alt)
-    return (
-        tuple(
-            (s.width, s.length, c) for s, c in sorted(counts.items(), key=lambda kv: (-kv[0].size, -kv[0].width))
-        ),
-        n - sum(s.size for s in alt),
-    )
+    counted = pieces(alt, n - sum(s.size for s in alt))
+    return {
+        "shapes": [{"width": s.width, "length": s.length, "count": c} for s, c in counted.shapes],
+        "singles": counted.singles,
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,27 +304,24 @@ class Requirement:
         return self._hash
 
     def describe(self) -> Reason:
-        """The obligation in words (code ``follow.required``)."""
+        """The obligation (code ``follow.required``; forms: ``all`` every card of
+        the suit and ``rest`` others, ``all_only`` every card of the suit, ``none``
+        no card of the suit, ``shaped`` cards of the suit forming a pattern,
+        ``any`` cards of the suit)."""
         return _describe_requirement(self)
 
     def _describe(self) -> Reason:
-        en_suit, zh_suit = suit_name(self.suit, "en"), suit_name(self.suit, "zh")
+        suit = Suit(self.suit)
         if self.rule == "all_suit_cards":
             rest = self.lead_cards - self.held
-            en = f"all {self.held} {en_suit} held" + (
-                f", then any {rest} other card{'' if rest == 1 else 's'}" if rest else ""
-            )
-            zh = f"全部{self.held}张{zh_suit}" + (f"，再垫{rest}张其他牌" if rest else "")
-        else:
-            en = f"{self.cards} {en_suit}"
-            zh = f"{self.cards}张{zh_suit}"
-            if self.structure is not None and (self.structure.rule == "pattern" or self.structure.owes_shapes):
-                en += f" forming {self.structure.text('en')}"
-                zh += f"，组成{self.structure.text('zh')}"
-            else:
-                en = "any " + en
-                zh = "任意" + zh
-        return Reason("follow.required", en, zh)
+            if not self.held:
+                return reason("follow.required", "none", suit=suit, n=rest)
+            if not rest:
+                return reason("follow.required", "all_only", suit=suit, n=self.held)
+            return reason("follow.required", "all", suit=suit, held=self.held, n=rest)
+        if self.structure is not None and (self.structure.rule == "pattern" or self.structure.owes_shapes):
+            return reason("follow.required", "shaped", suit=suit, n=self.cards, pattern=self.structure.pattern())
+        return reason("follow.required", "any", suit=suit, n=self.cards)
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -418,7 +367,6 @@ def _generic_structure(score: Measure, pieces: Sequence[Placed], lead: LeadShape
     return GenericScore(lead=lead, measure=score, alternatives=(tuple([p.shape for p in pieces]),), cards=n)
 
 
-@lru_cache(maxsize=1024)
 def _first_step(
     lay: SuitView, counts: tuple[int, ...], patterns: FollowPatterns, lead: Shape
 ) -> tuple[int, tuple[Placed, ...]]:
@@ -436,7 +384,8 @@ def _first_step(
 
 @lru_cache(maxsize=256)
 def _ladder_plans(patterns: FollowPatterns, lead: Shape) -> tuple[tuple[FormPlan, ...], ...]:
-    """The ``form_plan`` of every alternative of the seed list (built once)."""
+    """The ``form_plan`` of every alternative of the seed list (a table built once
+    per list: cold follows under a ladder would otherwise rebuild it twice)."""
     return tuple(tuple(form_plan(alternative) for alternative in step) for step in _ladder(patterns, lead))
 
 
@@ -561,24 +510,11 @@ def check_follow(
 
 @lru_cache(maxsize=4096)
 def _suit_reason(suit: int, held: int, lead_cards: int, got: int) -> Reason:
-    """Too few cards of the led suit (cached by value)."""
-    en_suit, zh_suit = suit_name(suit, "en"), suit_name(suit, "zh")
-    def n_cards(n: int) -> str:
-        return f"{n} card{'' if n == 1 else 's'}"
-
+    """Too few cards of the led suit (cached by value); form ``all`` when the
+    hand holds no more of the suit than were led."""
     if held <= lead_cards:
-        return Reason(
-            "follow.must_follow_suit",
-            f"You hold only {n_cards(held)} in {en_suit} and {n_cards(lead_cards)} were led: every one "
-            f"of them must be played; this play has {got}.",
-            f"你只有{held}张{zh_suit}，不多于首家的{lead_cards}张，必须全部跟出；这手牌只出了{got}张。",
-        )
-    return Reason(
-        "follow.must_follow_suit",
-        f"You hold {n_cards(held)} in {en_suit}: all {lead_cards} cards of the follow must be "
-        f"{en_suit}; this play has only {got}.",
-        f"你有{held}张{zh_suit}，跟出的{lead_cards}张必须都是{zh_suit}；这手牌只有{got}张。",
-    )
+        return reason("follow.must_follow_suit", "all", suit=Suit(suit), n=held, led=lead_cards, got=got)
+    return reason("follow.must_follow_suit", suit=Suit(suit), held=held, n=lead_cards, got=got)
 
 
 def judge_follow(follow: Follow) -> FollowVerdict:
@@ -594,8 +530,8 @@ def judge_follow(follow: Follow) -> FollowVerdict:
     >>> hand = [p(c) for c in "6H 6H 7H 7H QH QH 9H 9H KS".split()]
     >>> play = [p(c) for c in "6H 6H 7H 7H 9H QH".split()]
     >>> v = judge_follow(check_follow(lead, hand, play, order, preset("two-deck")))
-    >>> v.legal, v.reasons[0].code, v.required.structure.text()
-    (False, 'follow.must_play_pair', 'a 2-pair tractor + a pair')
+    >>> v.legal, v.reasons[0].code, v.required.structure.as_json()["pattern"]
+    (False, 'follow.must_play_pair', [{'shapes': [{'width': 2, 'length': 2, 'count': 1}, {'width': 2, 'length': 1, 'count': 1}], 'singles': 0}])
     """
     led, hand, play, rules = follow.lead, follow.hand, follow.play, follow.rules
     form, lay, lead_units = led.form, led.view, led.units

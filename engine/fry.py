@@ -48,18 +48,13 @@ from dataclasses import dataclass
 from engine.bidding import (
     SUIT_PRECEDENCE,
     Bid,
-    card_list,
-    card_list_zh,
+    bid_step,
     check_bid_cards,
     declared_trump,
-    step_name,
-    step_name_zh,
-    trump_en,
-    trump_zh,
 )
 from engine.cards import BIG_JOKER, JOKERS, SMALL_JOKER, rank_of, suit_of
 from engine.errors import InvalidInput, Problem
-from engine.reasons import Reason
+from engine.reasons import Cards, Reason, Seat, Step, reason
 from engine.rules import Rules
 from engine.trump import Trump
 
@@ -87,11 +82,10 @@ class FryStep:
     """A rung of the fry ladder: ``rank`` 1 (weakest) .. 8 (four jokers)."""
 
     rank: int
-    name: str
-    name_zh: str
+    step: Step
 
-    def as_json(self, language: str = "en") -> dict[str, int | str]:
-        return {"rank": self.rank, "of": FRY_LADDER_SIZE, "name": self.name_zh if language == "zh" else self.name}
+    def as_json(self) -> dict[str, int]:
+        return {"rank": self.rank, "of": FRY_LADDER_SIZE}
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,24 +122,24 @@ def fry_step(trump_level: int, cards: Sequence[int]) -> FryStep | None:
     >>> from engine.cards import parse_card as c
     >>> [fry_step(8, [c(x) for x in cards]).rank for cards in (["10S"], ["10C", "10C"], ["SJ", "SJ"])]
     [1, 3, 6]
-    >>> fry_step(8, [c("SJ"), c("BJ"), c("SJ"), c("BJ")]).name_zh
-    '四张王'
+    >>> fry_step(8, [c("SJ"), c("BJ"), c("SJ"), c("BJ")]).step
+    Step(count=4, joker='any', suit=None)
     >>> fry_step(8, [c("10S")] * 3) is None
     True
     """
     n = len(cards)
     if n == 4 and all(card in JOKERS for card in cards):
-        return FryStep(_FOUR_JOKERS, "four jokers", "四张王")
+        return FryStep(_FOUR_JOKERS, Step(4, "any"))
     first = cards[0]
     if n == 1 and first not in JOKERS and rank_of(first) == trump_level:
-        return FryStep(1, step_name(1, None, None), step_name_zh(1, None, None))
+        return FryStep(1, bid_step(1, None, None))
     if n != 2 or cards[1] != first:
         return None
     if first in JOKERS:
         rank = 6 if first == SMALL_JOKER else 7
-        return FryStep(rank, step_name(2, first, None), step_name_zh(2, first, None))
+        return FryStep(rank, bid_step(2, first, None))
     suit = suit_of(first)
-    return FryStep(2 + SUIT_PRECEDENCE.index(suit), step_name(2, None, suit), step_name_zh(2, None, suit))
+    return FryStep(2 + SUIT_PRECEDENCE.index(suit), bid_step(2, None, suit))
 
 
 def _standing_rank(trump_level: int, cards: Sequence[int]) -> float:
@@ -253,76 +247,49 @@ def judge_fries(
     passes = 0  # turns in a row without a fry
     steps: list[FryVerdict] = []
     for fry in fries:
-        seat, shows, shows_zh = fry.seat, card_list(fry.cards), card_list_zh(fry.cards)
+        seat, shows = fry.seat, Cards(tuple(fry.cards))
         step = fry_step(trump_level, fry.cards)
         valid = False
         if standing is None:
-            code = "fry.kitty_turned"
-            en = "trump came from turning the kitty (nobody bid): nobody may fry (若是翻底亮主的，不允许炒底)"
-            zh = "翻底定主：不允许炒底"
+            why = reason("fry.kitty_turned")
         elif seat == holder:
-            code = "fry.holds_kitty"
-            en = f"seat {seat} holds the kitty: the other players are asked whether they fry"
-            zh = f"{seat}号位拿着底牌：只询问其他玩家是否炒底"
+            why = reason("fry.holds_kitty", seat=Seat(seat))
         else:
             while turn != seat:  # the seats in between passed
                 if turn != holder:
                     passes += 1
                 turn = (turn + 1) % SEATS
             if passes >= SEATS - 1:
-                code = "fry.over"
-                en = f"frying is over: a whole round passed before seat {seat}'s turn"
-                zh = f"炒底已结束：轮到{seat}号位之前已有一整轮无人炒底"
+                why = reason("fry.over", seat=Seat(seat))
             elif seat == declarer:
-                code = "fry.own_declaration"
-                en = (
-                    f"seat {seat}'s own declaration stands and nobody has overturned it: it may not fry "
-                    "(不能自反); it may once another player has fried"
-                )
-                zh = f"{seat}号位自己亮的主无人反过：不能自反炒底；有其他玩家炒底后方可再炒"
+                why = reason("fry.own_declaration", seat=Seat(seat))
             elif step is None:
-                code = "fry.not_on_ladder"
-                en = (
-                    f"{shows} is not on the fry ladder (single level card < level pairs ♦ < ♣ < ♥ < ♠ < "
-                    "small-joker pair < big-joker pair < four jokers)"
-                )
-                zh = f"{shows_zh}不是炒底的牌型（单张级牌<对方块<对梅花<对红桃<对黑桃<对小王<对大王<四个王）"
+                why = reason("fry.not_on_ladder", cards=shows)
             elif step.rank <= rank:
-                code = "fry.equal_strength" if step.rank == rank else "fry.weaker"
-                en = (
-                    f"{step.name} ({shows}) is not stronger than the declaration of seat {declarer} "
-                    f"({card_list(declaration)}): a fry must show more"
+                why = reason(
+                    "fry.equal_strength" if step.rank == rank else "fry.weaker", step=step.step, cards=shows,
+                    declarer=Seat(declarer or 0), declaration=Cards(tuple(declaration)),
                 )
-                zh = f"{step.name_zh}（{shows_zh}）不大于{declarer}号位的亮主（{card_list_zh(declaration)}），不能炒底"
             else:
                 valid = True
                 before = declarer
                 trump = _names_trump(trump_level, fry)
                 holder, declarer, declaration, rank, passes = seat, seat, fry.cards, step.rank, 0
-                code = "fry.fries"
-                en = (
-                    f"seat {seat} fries the kitty with {step.name} ({shows}), stronger than the declaration of "
-                    f"seat {before}: it takes the kitty and buries again; {trump_en(trump)}"
+                why = reason(
+                    "fry.fries", seat=Seat(seat), step=step.step, cards=shows, declarer=Seat(before or 0), trump=trump
                 )
-                zh = f"{seat}号位以{step.name_zh}（{shows_zh}）炒底，大于{before}号位的亮主：拿底重扣，{trump_zh(trump)}"
             if not valid:
                 passes += 1
             turn = (seat + 1) % SEATS
             if turn == holder:
                 turn = (turn + 1) % SEATS
-        steps.append(FryVerdict(fry, valid, Reason(code, en, zh), step, holder, declarer, trump))
+        steps.append(FryVerdict(fry, valid, why, step, holder, declarer, trump))
 
     if standing is None:
-        reason = Reason(
-            "fry.none",
-            f"trump came from turning the kitty: nobody fries, seat {holder} keeps the kitty; {trump_en(trump)}",
-            f"翻底定主，不炒底：{holder}号位拿底，{trump_zh(trump)}",
-        )
+        end = reason("fry.none", seat=Seat(holder), trump=trump)
     else:
-        reason = Reason(
-            "fry.ends",
-            f"a whole round passes: seat {holder} holds the kitty and the declaration of seat {declarer} "
-            f"({card_list(declaration)}) stands; {trump_en(trump)}",
-            f"一整轮无人炒底：{holder}号位拿底，{declarer}号位的亮主（{card_list_zh(declaration)}）有效，{trump_zh(trump)}",
+        end = reason(
+            "fry.ends", seat=Seat(holder), declarer=Seat(declarer or 0), declaration=Cards(tuple(declaration)),
+            trump=trump,
         )
-    return FrySequence(tuple(steps), holder, declarer, declaration, trump, reason)
+    return FrySequence(tuple(steps), holder, declarer, declaration, trump, end)

@@ -1011,7 +1011,7 @@ def _replay(
     return pieces
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=2048)
 def _tail(hist: Hist, free: Room, tuples: tuple[int, ...], top: int, protect: bool) -> Vector:
     """The greedy tuple placement over the lead's tuples and its tractors' free positions."""
     return tuple(_tuples_on_hist(hist, list(tuples) + [w for w, c in free for _ in range(c)], top, protect))

@@ -35,14 +35,13 @@ from functools import lru_cache
 from engine.cards import check_copies, total_points
 from engine.errors import InvalidInput, Problem
 from engine.lead import lead_of
-from engine.reasons import Reason
+from engine.reasons import Cards, Param, Reason, Seat, Side, reason
 from engine.records import quick_init
 from engine.rules import KittyMultiplier, Rules
-from engine.shapes import within_copies
+from engine.shapes import Shape, within_copies
 from engine.trick import check_trick, resolve_trick
 from engine.trump import TRUMP, Trump, TrumpOrder, trump_order
 from engine.units import Unit
-from engine.words import unit_name
 
 DEFENDERS = "defenders"
 DEALER = "dealer"
@@ -124,38 +123,26 @@ def _lianzhong(units: tuple[Unit, ...]) -> tuple[int, Unit | None, Reason]:
     triple_tractor = longest([u for u in units if u.width >= 3 and u.length >= 2])
     if triple_tractor is not None:
         m = 2 * 3**triple_tractor.length
-        return m, triple_tractor, Reason(
-            "kitty.multiplier.lianzhong",
-            f"the last lead holds {unit_name(triple_tractor)}: 2·3^{triple_tractor.length} = {m} (seed 003)",
-            f"最后一轮首家出牌含{unit_name(triple_tractor, 'zh')}：2·3^{triple_tractor.length} = {m} 倍（联众规则）",
-        )
+        return m, triple_tractor, _unit_reason("kitty.multiplier.lianzhong", triple_tractor, "triple_tractor", n=m)
     triple = next((u for u in units if u.width >= 3), None)
     if triple is not None:
-        return 6, triple, Reason(
-            "kitty.multiplier.lianzhong",
-            f"the last lead holds {unit_name(triple)}: ×6 (seed 003)",
-            f"最后一轮首家出牌含{unit_name(triple, 'zh')}：6 倍（联众规则）",
-        )
+        return 6, triple, _unit_reason("kitty.multiplier.lianzhong", triple, "triple", n=6)
     pair_tractor = longest([u for u in units if u.width >= 2 and u.length >= 2])
     if pair_tractor is not None:
         m = 2 * 2**pair_tractor.length
-        return m, pair_tractor, Reason(
-            "kitty.multiplier.lianzhong",
-            f"the last lead holds {unit_name(pair_tractor)}: 2·2^{pair_tractor.length} = {m} (seed 003)",
-            f"最后一轮首家出牌含{unit_name(pair_tractor, 'zh')}：2·2^{pair_tractor.length} = {m} 倍（联众规则）",
-        )
+        return m, pair_tractor, _unit_reason("kitty.multiplier.lianzhong", pair_tractor, "pair_tractor", n=m)
     pair = next((u for u in units if u.width >= 2), None)
     if pair is not None:
-        return 4, pair, Reason(
-            "kitty.multiplier.lianzhong",
-            f"the last lead holds {unit_name(pair)}: ×4 (seed 003)",
-            f"最后一轮首家出牌含{unit_name(pair, 'zh')}：4 倍（联众规则）",
-        )
+        return 4, pair, _unit_reason("kitty.multiplier.lianzhong", pair, "pair", n=4)
     unit = units[0]
-    return 2, unit, Reason(
-        "kitty.multiplier.lianzhong",
-        f"the last lead holds only singles ({unit_name(unit)}): ×2 (seed 003)",
-        f"最后一轮首家出牌只有单张（{unit_name(unit, 'zh')}）：2 倍（联众规则）",
+    return 2, unit, _unit_reason("kitty.multiplier.lianzhong", unit, "singles", n=2)
+
+
+def _unit_reason(code: str, unit: Unit, form: str = "", **params: Param) -> Reason:
+    """A multiplier's reason naming the unit that set it (its shape, cards and length)."""
+    return reason(
+        code, form, shape=Shape(unit.width, unit.length), cards=Cards(unit.cards), length=unit.length,
+        size=unit.size, width=unit.width, **params,
     )
 
 
@@ -184,77 +171,31 @@ def _kitty_multiplier(
 def _multiplier(units: tuple[Unit, ...], kind: KittyMultiplier, cap: int, trumps: bool) -> tuple[int, Unit | None, list[Reason]]:
     largest = _largest(units)
     if kind == KittyMultiplier.LIANZHONG:
-        m, unit, reason = _lianzhong(units)
-        return m, unit, [reason]
+        m, unit, why = _lianzhong(units)
+        return m, unit, [why]
     if kind == KittyMultiplier.POWER_OF_TWO:
         full = 2**largest.size
         m = min(full, cap)
-        reasons = [
-            Reason(
-                "kitty.multiplier.power_of_two",
-                f"the largest unit of the last lead is {unit_name(largest)}: 2^{largest.size} = {full}",
-                f"最后一轮首家出牌的最大牌型是{unit_name(largest, 'zh')}：2^{largest.size} = {full} 倍",
-            )
-        ]
+        reasons = [_unit_reason("kitty.multiplier.power_of_two", largest, n=full)]
         if m < full:
-            reasons.append(
-                Reason(
-                    "kitty.multiplier.capped",
-                    f"capped at kitty_cap = {cap}",
-                    f"最多 {cap} 倍",
-                )
-            )
+            reasons.append(reason("kitty.multiplier.capped", n=cap))
         return m, largest, reasons
     if kind == KittyMultiplier.LINEAR:
         m = 2 * largest.size
-        return m, largest, [
-            Reason(
-                "kitty.multiplier.linear",
-                f"the largest unit of the last lead is {unit_name(largest)}: 2 × {largest.size} = {m} (seed 001)",
-                f"最后一轮首家出牌的最大牌型是{unit_name(largest, 'zh')}：2×{largest.size} = {m} 倍",
-            )
-        ]
+        return m, largest, [_unit_reason("kitty.multiplier.linear", largest, n=m)]
     if kind == KittyMultiplier.FLAT:
         unit = next((u for u in units if u.length > 1), None) or next((u for u in units if u.width > 1), largest)
         m = 8 if unit.length > 1 else 4 if unit.width > 1 else 2
-        what = "a tractor" if m == 8 else "a tuple" if m == 4 else "only singles"
-        what_zh = "拖拉机" if m == 8 else "对子（或更多同张）" if m == 4 else "只有单张"
-        return m, unit, [
-            Reason(
-                "kitty.multiplier.flat",
-                f"the last lead holds {what} ({unit_name(unit)}): ×{m} (single ×2, any tuple ×4, any tractor ×8; "
-                "jding92/shengji-online)",
-                f"最后一轮首家出牌含{what_zh}（{unit_name(unit, 'zh')}）：{m} 倍",
-            )
-        ]
+        form = "tractor" if m == 8 else "tuple" if m == 4 else "singles"
+        return m, unit, [_unit_reason("kitty.multiplier.flat", unit, form, n=m)]
     if kind == KittyMultiplier.CGC:
         if not trumps:
-            return 1, None, [
-                Reason(
-                    "kitty.multiplier.cgc_plain_suit",
-                    "the last trick was won in a plain suit: the kitty is not multiplied (×1, seed 002)",
-                    "副牌扣底不翻倍（×1）",
-                )
-            ]
+            return 1, None, [reason("kitty.multiplier.cgc_plain_suit", n=1)]
         m = 2**largest.width
-        return m, largest, [
-            Reason(
-                "kitty.multiplier.cgc",
-                f"won with trumps; the largest unit of the last lead is {unit_name(largest)}: "
-                f"2^{largest.width} = {m} (seed 002)",
-                f"用主牌扣底；最后一轮首家出牌的最大牌型是{unit_name(largest, 'zh')}：2^{largest.width} = {m} 倍",
-            )
-        ]
+        return m, largest, [_unit_reason("kitty.multiplier.cgc", largest, n=m)]
     if kind == KittyMultiplier.TRANSFER:
         k = largest.size
-        return k, largest, [
-            Reason(
-                "kitty.multiplier.transfer",
-                f"the largest unit of the last lead is {unit_name(largest)}: the losing side's points × {k} "
-                "(seed 000 四副: 每多抓一张多乘1)",
-                f"最后一轮首家出牌的最大牌型是{unit_name(largest, 'zh')}：被扣底一方的得分×{k}",
-            )
-        ]
+        return k, largest, [_unit_reason("kitty.multiplier.transfer", largest, n=k)]
     raise AssertionError(kind)  # pragma: no cover - Rules validates the choice
 
 
@@ -347,30 +288,17 @@ def kitty_result(kitty: Kitty) -> KittyResult:
     if winner_side == DEFENDERS:
         reasons.insert(
             0,
-            Reason(
-                "kitty.dug_by_defenders",
-                f"seat {winner} (defenders) won the last trick: they dig the kitty (抠底)",
-                f"{winner} 号位（抓分方）赢得最后一轮：抠底",
-            ),
+            reason("kitty.dug_by_defenders", seat=Seat(winner)),
         )
     elif rules.kitty_dig_by_dealer:
         reasons.insert(
             0,
-            Reason(
-                "kitty.dug_by_dealer",
-                f"seat {winner} (dealer side) won the last trick and the dealer side may dig: "
-                "the kitty counts against the defenders",
-                f"{winner} 号位（庄家方）赢得最后一轮，庄家方也可扣底：底分从抓分方得分中扣除",
-            ),
+            reason("kitty.dug_by_dealer", seat=Seat(winner)),
         )
     else:
         multiplier, unit = 0, None
         reasons = [
-            Reason(
-                "kitty.kept_by_dealer",
-                f"seat {winner} (dealer side) won the last trick: no 抠底, the kitty's points count for nobody",
-                f"{winner} 号位（庄家方）赢得最后一轮：不抠底，底分不计",
-            )
+            reason("kitty.kept_by_dealer", seat=Seat(winner))
         ]
     awarded = multiplier * kitty_pts
     to = winner_side if awarded else NONE
@@ -490,12 +418,8 @@ def _transfer(
     after = defender_points + amount if winner_side == DEFENDERS else defender_points - amount
     reasons.insert(
         0,
-        Reason(
-            "kitty.transfer",
-            f"seat {winner} ({winner_side} side) won the last trick: it takes the {loser} side's "
-            f"{base} points × {k} = {amount}",
-            f"{winner} 号位（{'抓分方' if winner_side == DEFENDERS else '庄家方'}）赢得最后一轮扣底："
-            f"被扣底一方的 {base} 分×{k} = {amount} 分归扣底一方",
+        reason(
+            "kitty.transfer", seat=Seat(winner), side=Side(winner_side), loser=Side(loser), points=base, k=k, n=amount
         ),
     )
     return KittyResult(

@@ -21,24 +21,14 @@ from functools import lru_cache
 
 from engine.generic import LeadShape
 from engine.patterns import pattern_list
+from engine.reasons import Pieces, pieces
 from engine.rules import FollowPatterns, FollowTractors
-from engine.shapes import Shape, describe_pieces
+from engine.shapes import Shape
 from engine.suit import SuitView, suit_view
 from engine.trump import TrumpOrder
 from engine.units import Unit, decompose, unit_shapes
-from engine.words import suit_name
 
 Shapes = tuple[tuple[int, int], ...]  # (width, length) of each unit, in ``decompose``'s order
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class LeadWords:
-    """The lead's words: its suit and its shapes, in English and Chinese."""
-
-    suit_en: str
-    suit_zh: str
-    shape_en: str
-    shape_zh: str
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -48,7 +38,8 @@ class LeadForm:
     tractors, else its widest tuples, else its singles); whether it is a
     single unit (else a throw), has a tractor, is all singles; its shape for
     the generic follow rule; its unit when the ``patterns`` ladder lists it;
-    and its words.  One object per form (compared by identity)."""
+    and its shapes counted, as reasons name them.  One object per form
+    (compared by identity)."""
 
     shapes: Shapes
     suit: int
@@ -60,7 +51,7 @@ class LeadForm:
     generic: LeadShape
     unit: Shape | None
     patterns: FollowPatterns
-    words: LeadWords
+    pieces: Pieces
     follow_tractors: FollowTractors = FollowTractors.REQUIRED
 
 
@@ -96,16 +87,9 @@ def generic_shape(shapes: Shapes, tractors: FollowTractors = FollowTractors.REQU
     )
 
 
-@lru_cache(maxsize=256)
-def _words(shapes: Shapes, suit: int) -> LeadWords:
-    pieces = [Shape(width, length) for width, length in shapes if width > 1]
-    singles = sum(1 for width, _ in shapes if width == 1)
-    return LeadWords(
-        suit_name(suit, "en"),
-        suit_name(suit, "zh"),
-        describe_pieces(pieces, singles, "en"),
-        describe_pieces(pieces, singles, "zh"),
-    )
+def lead_pieces(shapes: Shapes) -> Pieces:
+    """The lead's shapes counted, as reasons name them (``a 2-pair tractor + 2 singles``)."""
+    return pieces([Shape(width, length) for width, length in shapes if width > 1], sum(1 for width, _ in shapes if width == 1))
 
 
 @lru_cache(maxsize=512)
@@ -130,7 +114,7 @@ def lead_form(
         generic=generic_shape(shapes, tractors),
         unit=unit,
         patterns=patterns,
-        words=_words(shapes, suit),
+        pieces=lead_pieces(shapes),
         follow_tractors=tractors,
     )
 

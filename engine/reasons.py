@@ -1,26 +1,302 @@
-"""Explanations a player can read: a stable code plus English and Chinese text.
+"""Explanations a player can read: a stable code plus typed parameters.
 
 Every verdict the engine returns carries its reasons, built by the same code
-that decides, so the verdict and its explanation never disagree.
+that decides, so the verdict and its explanation never disagree.  A reason
+holds no sentence: it says *what* was decided (its ``code``) and *about what*
+(its parameters: cards, seats, teams, counts, shapes, suits, levels, the
+trump (``engine.trump.Trump``), another reason).  The service words it in the reader's language through its message
+catalogs (docs/api.md "Languages"), so every language words the same facts.
+
+``form`` picks one of a code's wordings where the facts differ in kind (the
+first trick's leader is the dealer, a later one won the trick before): the
+catalog key is ``code`` or ``code/form``; the code a client sees is the same.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Union
 
 from engine.records import quick_init
+from engine.shapes import Shape
+from engine.trump import Trump
 
-LANGUAGES = ("en", "zh")
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class Cards:
+    """Cards in the order the reason names them (kinds 0..53)."""
+
+    cards: tuple[int, ...]
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class Seat:
+    """A seat, 0..3."""
+
+    seat: int
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class Team:
+    """A team: 0 (seats 0 and 2, called "A") or 1 (seats 1 and 3, "B")."""
+
+    team: int
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class Side:
+    """A side of the hand: ``dealer`` or ``defenders``."""
+
+    side: str
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class Suit:
+    """An effective suit: 0..3 (S, H, C, D) or 4 (trumps)."""
+
+    suit: int
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class Level:
+    """A level: a rank index, 0 ("2") .. 12 ("A")."""
+
+    rank: int
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class Pieces:
+    """Shapes counted (largest first) and a number of singles: what a lead
+    consists of or what a follow must form (``a 2-pair tractor + 2 singles``)."""
+
+    shapes: tuple[tuple[Shape, int], ...]
+    singles: int = 0
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class Pattern:
+    """What a follow forms or owes: one or more equally good ``alternatives``;
+    under a seed's pattern ladder (docs/rules.md §5) also its ``step`` of ``steps``."""
+
+    alternatives: tuple[Pieces, ...]
+    step: int | None = None
+    steps: int | None = None
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A step of the bidding or frying ladder (docs/rules.md §9): ``count``
+    copies of a level card (of ``suit`` where suits rank apart) or of a joker
+    (``joker``: ``small``, ``big``, or ``any`` for the fry's four jokers)."""
+
+    count: int
+    joker: str | None = None
+    suit: int | None = None
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class Points:
+    """A number of card points (``20 points`` / ``20分``) where another count is the reason's ``n``."""
+
+    points: int
+
+
+@quick_init
+@dataclass(frozen=True, slots=True)
+class SeatCounts:
+    """A count per seat (``seat 1: 3, seat 2: 1``)."""
+
+    counts: tuple[tuple[int, int], ...]
+
+
+Param = Union[
+    int, str, Cards, Seat, Team, Side, Suit, Level, Shape, Pieces, Pattern, Step, Trump, Points, SeatCounts, "Reason"
+]
+"""A reason's parameter: a count (int), a token the catalogs do not translate
+(an option value, a source: ``str``), or a typed value each locale writes its
+own way."""
 
 
 @quick_init  # every verdict makes reasons: engine.records
 @dataclass(frozen=True, slots=True)
 class Reason:
-    """``code`` is stable snake_case with a dotted area (``follow.must_play_pair``)."""
+    """``code`` is stable snake_case with a dotted area (``follow.must_play_pair``);
+    ``params`` name the facts, in a fixed order; ``form`` (docs above) a wording."""
 
     code: str
-    en: str
-    zh: str
+    params: tuple[tuple[str, Param], ...] = ()
+    form: str = ""
 
-    def message(self, language: str = "en") -> str:
-        return self.zh if language == "zh" else self.en
+    @property
+    def key(self) -> str:
+        """The catalog key of this reason's wording: ``code`` or ``code/form``."""
+        return f"{self.code}/{self.form}" if self.form else self.code
+
+    def param(self, name: str) -> Param | None:
+        """The parameter ``name``, or None."""
+        for key, value in self.params:
+            if key == name:
+                return value
+        return None
+
+
+def reason(code: str, form: str = "", **params: Param) -> Reason:
+    """``Reason(code, params, form)`` with the parameters as keywords."""
+    return Reason(code, tuple(params.items()), form)
+
+
+def pieces(shapes: list[Shape] | tuple[Shape, ...], singles: int = 0) -> Pieces:
+    """``Pieces`` of a list of shapes (counted, largest first) and ``singles``."""
+    counts: dict[Shape, int] = {}
+    for shape in shapes:
+        counts[shape] = counts.get(shape, 0) + 1
+    return Pieces(tuple(sorted(counts.items(), key=lambda kv: (-kv[0].size, -kv[0].width))), singles)
+
+
+_PIECE = {"shape": Shape, "cards": Cards, "length": int, "size": int, "width": int, "n": int}
+_BID = {"step": Step, "cards": Cards, "against": Step, "held_by": Seat}
+
+REASONS: dict[str, dict[str, type]] = {
+    # follow (docs/rules.md §5): what a hand owes (a phrase), and why a follow is illegal
+    "follow.required/all": {"suit": Suit, "held": int, "n": int},
+    "follow.required/all_only": {"suit": Suit, "n": int},
+    "follow.required/none": {"suit": Suit, "n": int},
+    "follow.required/shaped": {"suit": Suit, "n": int, "pattern": Pattern},
+    "follow.required/any": {"suit": Suit, "n": int},
+    "follow.must_follow_suit/all": {"suit": Suit, "n": int, "led": int, "got": int},
+    "follow.must_follow_suit": {"suit": Suit, "held": int, "n": int, "got": int},
+    "follow.must_match_pattern": {
+        "suit": Suit, "lead": Pieces, "patterns": str, "source": str, "owed": Pattern, "reached": Pattern,
+    },
+    # the tractor pieces owed and played, longest first (``n``: how many are owed), and an arrangement owed
+    **{
+        f"follow.must_play_tractor{form}": {
+            "suit": Suit, "lead": Pieces, "owed": Pieces, "example": Pattern, "have": Pieces, "n": int,
+        }
+        for form in ("", "/none")
+    },
+    **{
+        f"follow.must_play_{tuple_}{form}": {"suit": Suit, "lead": Pieces, "owed": Pieces, "have": Pieces, "n": int}
+        for tuple_ in ("pair", "triple", "quad", "tuple")
+        for form in ("", "/none", "/tractors", "/tractors_none")
+    },
+    # trick (§6)
+    "trick.lead": {"seat": Seat, "suit": Suit, "lead": Pieces},
+    "trick.lead/throw": {"seat": Seat, "suit": Suit, "lead": Pieces},
+    "trick.ruff": {"suit": Suit, "lead": Pieces},
+    "trick.discard": {"suit": Suit, "lead": Pieces},
+    "trick.discard/trumps": {"suit": Suit, "lead": Pieces},
+    "trick.follow": {"suit": Suit},
+    "trick.no_structure": {"lead": Pieces},
+    **{
+        f"trick.{code}/{mode}": {"seat": Seat}
+        for code in ("beats", "does_not_beat")
+        for mode in ("largest_unit", "all_units", "dominance", "highest_card")
+    },
+    "trick.throw_not_judged": {},
+    # throw (§4)
+    "throw.unit_beaten": {"seat": Seat, "suit": Suit, "held": Cards, "thrown": Shape, "cards": Cards},
+    "throw.unit_beaten_by_wider_shape": {
+        "seat": Seat, "suit": Suit, "held": Cards, "shape": Shape, "thrown": Shape, "cards": Cards,
+    },
+    "throw.forced.smallest_failed": {"shape": Shape, "cards": Cards},
+    "throw.forced.smallest_unit": {"shape": Shape, "cards": Cards},
+    "throw.forced.first_blocked": {"seat": Seat, "shape": Shape, "cards": Cards},
+    "throw.forced.lowest_failed": {"shape": Shape, "cards": Cards},
+    "throw.penalty.match_point": {"seat": Seat, "n": int},
+    "throw.penalty.points_per_card": {"team": Team, "per": int, "cards": int, "n": int},
+    "throw.penalty.points_per_failed_card": {"team": Team, "per": int, "cards": int, "n": int},
+    "throw.penalty.points_per_throw": {"team": Team, "n": int},
+    "throw.refused_others_void": {"suit": Suit, "n": int},
+    "throw.forced_lowest_card": {"cards": Cards},
+    "throw.single_unit": {"shape": Shape, "cards": Cards},
+    "throw.stands": {"suit": Suit, "n": int},
+    # kitty (§7)
+    **{f"kitty.multiplier.lianzhong/{form}": _PIECE for form in ("triple_tractor", "triple", "pair_tractor", "pair", "singles")},
+    "kitty.multiplier.power_of_two": _PIECE,
+    "kitty.multiplier.capped": {"n": int},
+    "kitty.multiplier.linear": _PIECE,
+    **{f"kitty.multiplier.flat/{form}": _PIECE for form in ("tractor", "tuple", "singles")},
+    "kitty.multiplier.cgc_plain_suit": {"n": int},
+    "kitty.multiplier.cgc": _PIECE,
+    "kitty.multiplier.transfer": _PIECE,
+    "kitty.dug_by_defenders": {"seat": Seat},
+    "kitty.dug_by_dealer": {"seat": Seat},
+    "kitty.kept_by_dealer": {"seat": Seat},
+    "kitty.transfer": {"seat": Seat, "side": Side, "loser": Side, "points": int, "k": int, "n": int},
+    # settle (§8); settle.band is a part of the first two
+    **{
+        f"settle.{outcome}{form}": {
+            "points": int, "band": Reason, "side": Side, "n": int, "step": Points, "extra": int, "seat": Seat,
+        }
+        for outcome in ("dealer_keeps", "defenders_take_over")
+        for form in ("", "/step")
+    },
+    "settle.band/any": {},
+    "settle.band/at_most": {"high": int},
+    "settle.band/at_least": {"low": int},
+    "settle.band/range": {"low": int, "high": int},
+    "settle.mandatory_stop": {"team": Team, "level": Level, "gained": int, "n": int},
+    "settle.match_points": {"team": Team, "each": int, "n": int},
+    "settle.match_points/none": {"team": Team, "each": int, "n": int},
+    "settle.game_won": {"team": Team, "level": Level},
+    # the hand audit (§10)
+    "deal.hand_size": {"seat": Seat, "n": int, "decks": int, "kitty": int, "hand": int},
+    "deal.kitty_size": {"n": int, "size": int},
+    "deal.incomplete": {"n": int, "cards": Cards},
+    "hand.wrong_leader": {"trick": int, "seat": Seat, "expected": Seat},
+    "hand.wrong_leader/first": {"trick": int, "seat": Seat, "expected": Seat},
+    "hand.unfinished": {"n": int, "left": SeatCounts},
+    "play.not_held": {"trick": int, "seat": Seat, "cards": Cards},
+    "play.wrong_count": {"trick": int, "seat": Seat, "n": int, "led": int},
+    "lead.mixed_suits": {"trick": int, "seat": Seat},
+    "lead.empty": {"trick": int, "seat": Seat},
+    "follow.illegal": {"trick": int, "seat": Seat, "cards": Cards, "why": Reason},
+    "throw.attempt_impossible/not_held": {"trick": int, "seat": Seat, "cards": Cards, "missing": Cards},
+    "throw.attempt_impossible/mixed_suits": {"trick": int, "seat": Seat, "cards": Cards, "missing": Cards},
+    "throw.failed": {"trick": int, "seat": Seat, "cards": Cards, "forced": Cards, "why": Reason},
+    "throw.wrongly_refused": {"trick": int, "seat": Seat, "cards": Cards},
+    "throw.into_void": {"trick": int, "seat": Seat, "cards": Cards},
+    "throw.wrong_forced_play": {"trick": int, "seat": Seat, "cards": Cards, "forced": Cards, "played": Cards},
+    # bids (§9)
+    "bid.single_joker": {"cards": Cards},
+    "bid.too_few_jokers": {"cards": Cards, "n": int},
+    "bid.too_few_jokers/opening": {"cards": Cards, "n": int, "step": Step},
+    "bid.opens": {"seat": Seat, "step": Step, "cards": Cards, "trump": Trump},
+    "bid.self_reinforce_not_allowed": {"seat": Seat},
+    "bid.self_overturn_not_allowed": {"seat": Seat},
+    "bid.equal_strength": _BID,
+    "bid.weaker": _BID,
+    **{f"bid.{code}": {"seat": Seat, **_BID, "trump": Trump} for code in ("reinforces", "self_overturns", "outbids", "overturns")},
+    "bid.fallback.no_trump": {"trump": Trump},
+    "bid.fallback.spades": {"trump": Trump},
+    "bid.fallback.kitty_level_card": {"cards": Cards, "trump": Trump},
+    "bid.fallback.kitty_joker": {"cards": Cards, "trump": Trump},
+    "bid.fallback.kitty_first_card": {"cards": Cards, "trump": Trump},
+    "bid.stands": {"seat": Seat, "step": Step, "cards": Cards, "trump": Trump},
+    "bid.redeal": {},
+    # frying the kitty (§9)
+    "fry.kitty_turned": {},
+    "fry.holds_kitty": {"seat": Seat},
+    "fry.over": {"seat": Seat},
+    "fry.own_declaration": {"seat": Seat},
+    "fry.not_on_ladder": {"cards": Cards},
+    "fry.equal_strength": {"step": Step, "cards": Cards, "declarer": Seat, "declaration": Cards},
+    "fry.weaker": {"step": Step, "cards": Cards, "declarer": Seat, "declaration": Cards},
+    "fry.fries": {"seat": Seat, "step": Step, "cards": Cards, "declarer": Seat, "trump": Trump},
+    "fry.none": {"seat": Seat, "trump": Trump},
+    "fry.ends": {"seat": Seat, "declarer": Seat, "declaration": Cards, "trump": Trump},
+}
+"""Every reason the engine gives, by catalog key (``code`` or ``code/form``),
+with the name and kind of each fact it carries: what every catalog words
+(the service checks each reason it renders against it)."""

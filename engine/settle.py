@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from engine.cards import RANKS
 from engine.errors import InvalidInput, Problem
 from engine.levels import Band, LevelTable
-from engine.reasons import Reason
+from engine.reasons import Level, Points, Reason, Seat, Side, Team, reason
 from engine.rules import MatchPoints, Rules
 
 DEALER_KEEPS = "dealer_keeps"
@@ -124,16 +124,17 @@ def _band_bounds(band: Band) -> tuple[int | None, int | None]:
     return low, high
 
 
-def _band_text(band: Band) -> tuple[str, str]:
-    """The band as players say it, in English and Chinese."""
+def _band_reason(band: Band) -> Reason:
+    """The band as players say it (a part of the ``settle.*`` reasons): code
+    ``settle.band``, form ``any``, ``at_most``, ``at_least`` or ``range``."""
     low, high = _band_bounds(band)
     if low is None and high is None:
-        return "any score", "任何得分"
+        return reason("settle.band", "any")
     if low is None:
-        return f"{high} or less", f"{high} 分及以下"
+        return reason("settle.band", "at_most", high=high or 0)
     if high is None:
-        return f"{low} or more", f"{low} 分及以上"
-    return f"{low}–{high}", f"{low}–{high} 分"
+        return reason("settle.band", "at_least", low=low)
+    return reason("settle.band", "range", low=low, high=high)
 
 
 def settle(rules: Rules, dealer: int, defender_points: int, levels: Sequence[int]) -> Settlement:
@@ -182,60 +183,24 @@ def settle(rules: Rules, dealer: int, defender_points: int, levels: Sequence[int
     new_levels[team] = min(reached, ACE)
     step_levels = table_gained - band.levels
 
-    where, where_zh = _band_text(band)
-    side_en = "the dealer side" if band.side == "dealer" else "the defenders"
-    side_zh = "庄家方" if band.side == "dealer" else "抓分方"
-    step_en = f" plus {step_levels} for every further {table.step} points" if step_levels else ""
-    step_zh = f"，另每多 {table.step} 分加一级（+{step_levels}）" if step_levels else ""
-    if outcome == DEALER_KEEPS:
-        deal_en = f"the dealer side keeps the deal: seat {next_dealer}, the dealer's partner, deals next"
-        deal_zh = f"庄家方保庄：由庄家的对家 {next_dealer} 号位坐庄"
-    else:
-        deal_en = f"the defenders take over (上台): seat {next_dealer}, the dealer's 下家, deals next"
-        deal_zh = f"抓分方上台：由庄家的下家 {next_dealer} 号位坐庄"
     reasons = [
-        Reason(
-            f"settle.{outcome}",
-            f"the defenders scored {defender_points}: band {where} gives {side_en} {band.levels} "
-            f"level{'s' if band.levels != 1 else ''}{step_en}; {deal_en}",
-            f"抓分方得 {defender_points} 分：{where_zh}，{side_zh}升 {band.levels} 级{step_zh}；{deal_zh}",
+        reason(
+            f"settle.{outcome}", "step" if step_levels else "", points=defender_points, band=_band_reason(band),
+            side=Side(band.side), n=band.levels, step=Points(table.step or 0), extra=step_levels, seat=Seat(next_dealer),
         )
     ]
     if stopped_at is not None:
-        mandatory = RANKS[stopped_at]
         reasons.append(
-            Reason(
-                "settle.mandatory_stop",
-                f"team {TEAM_NAMES[team]} stops at {mandatory}: {mandatory} must be played (a mandatory level, "
-                f"passed only by winning as the dealer's side while playing it), so it climbs {gained} of the "
-                f"{table_gained} level{'s' if table_gained != 1 else ''}",
-                f"{TEAM_NAMES[team]} 队升到 {mandatory} 为止：{mandatory} 必打（须作为庄家方打过），"
-                f"{table_gained} 级中只升 {gained} 级",
-            )
+            reason("settle.mandatory_stop", team=Team(team), level=Level(stopped_at), gained=gained, n=table_gained)
         )
     points = seat_match_points(rules, team, gained)
     if points is not None:
-        each = MATCH_POINTS_PER_LEVEL * gained
         reasons.append(
-            Reason(
-                "settle.match_points",
-                f"match points: each player of team {TEAM_NAMES[team]} +{each}, each opponent −{each} "
-                f"({MATCH_POINTS_PER_LEVEL} per level gained)"
-                if gained
-                else "match points: a takeover with no level gained scores nothing",
-                f"比赛分：{TEAM_NAMES[team]} 队每人 +{each}，对方每人 −{each}（每升一级 {MATCH_POINTS_PER_LEVEL} 分）"
-                if gained
-                else "比赛分：仅是下庄，双方均不得分",
-            )
+            reason("settle.match_points", "" if gained else "none", team=Team(team),
+                   each=MATCH_POINTS_PER_LEVEL * gained, n=MATCH_POINTS_PER_LEVEL)
         )
     if game_won:
-        reasons.append(
-            Reason(
-                "settle.game_won",
-                f"team {TEAM_NAMES[team]} goes from {RANKS[levels[team]]} past A: it wins the game",
-                f"{TEAM_NAMES[team]} 队从 {RANKS[levels[team]]} 打过 A：赢得整局",
-            )
-        )
+        reasons.append(reason("settle.game_won", team=Team(team), level=Level(levels[team])))
     return Settlement(
         outcome, team, gained, (new_levels[0], new_levels[1]), next_dealer, game_won, band,
         table.step if band.end is None else None, step_levels, defender_points, tuple(reasons),

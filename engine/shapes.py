@@ -20,11 +20,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from engine.records import quick_init
 from engine.suit import SuitView
-from engine.words import shape_name, zh_number
 
 
 @dataclass(frozen=True, slots=True, order=True)
@@ -41,46 +39,6 @@ class Shape:
     @property
     def is_tractor(self) -> bool:
         return self.length > 1
-
-    def name(self, language: str = "en") -> str:
-        """``pair``, ``3-pair tractor``, ``triple tractor of 2`` / 对子, 三连拖, 三条两连拖."""
-        return shape_name(self.width, self.length, language)
-
-    def counted(self, count: int, language: str = "en") -> str:
-        """``a pair``, ``2 pairs``, ``a 2-pair tractor`` / 一对, 两对, 一个两连拖."""
-        if language == "zh":
-            if self.width == 1:
-                return f"{zh_number(count)}张单牌"
-            if self.width == 2 and self.length == 1:
-                return f"{zh_number(count)}对"
-            return f"{zh_number(count) if count != 1 else '一'}个{self.name('zh')}"
-        name = self.name("en")
-        if count == 1:
-            return f"an {name}" if name[0] in "aeiou" else f"a {name}"
-        plural = name.replace("tractor", "tractors") if self.length > 1 else name + "s"
-        return f"{count} {plural}"
-
-
-SINGLE = Shape(1, 1)
-
-
-def describe_pieces(pieces: Iterable[Shape], singles: int, language: str = "en") -> str:
-    """``a 2-pair tractor + a pair + 2 singles`` / ``一个两连拖 + 一对 + 两张单牌``."""
-    return _describe_pieces(tuple(pieces), singles, language)
-
-
-@lru_cache(maxsize=4096)
-def _describe_pieces(pieces: tuple[Shape, ...], singles: int, language: str) -> str:
-    """``describe_pieces``, cached: the same few descriptions recur in every hand."""
-    counts: dict[Shape, int] = {}
-    for piece in pieces:
-        counts[piece] = counts.get(piece, 0) + 1
-    parts = [s.counted(c, language) for s, c in sorted(counts.items(), key=lambda kv: (-kv[0].size, -kv[0].width))]
-    if singles:
-        parts.append(SINGLE.counted(singles, language))
-    if not parts:
-        return "nothing" if language != "zh" else "无"
-    return " + ".join(parts)
 
 
 def usable(count: int, width: int, protect: bool) -> bool:

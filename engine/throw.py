@@ -31,23 +31,17 @@ from itertools import chain
 from engine.cards import KINDS, card_str, check_copies
 from engine.errors import InvalidInput, Problem
 from engine.lead import lead_of
-from engine.reasons import Reason
+from engine.reasons import Cards, Reason, Seat, Suit, Team, reason
 from engine.records import quick_init
 from engine.rules import Rules, ThrowForcedCards, ThrowForcedUnit, ThrowPenalty, ThrowWhenOthersVoid
+from engine.shapes import Shape
 from engine.suit import NO_RANK, SuitView, suit_view
 from engine.trump import TrumpOrder
 from engine.units import Unit, mixed_suit_problems
-from engine.words import cards_text, shape_name, suit_name, unit_name
 
 SEATS = 4
 _AFTER = tuple(tuple((leader + i) % SEATS for i in range(1, SEATS)) for leader in range(SEATS))  # in playing order
 _KINDS = frozenset(range(KINDS))
-_SUIT_NAMES = tuple((suit_name(s), suit_name(s, "zh")) for s in range(5))  # per effective suit
-
-
-def _suit_names(suit: int) -> tuple[str, str]:
-    """The effective suit's name in English and Chinese (``suit_name``)."""
-    return _SUIT_NAMES[suit]
 
 
 @quick_init  # a verdict makes many: engine.records
@@ -124,57 +118,20 @@ class ThrowVerdict:
 
 # ---------------------------------------------------------------- explanations
 
-# ``cards_text`` of every tuple (single, pair, triple, quad), written once: most
-# units and blockers are tuples
-_TUPLE_TEXT = {(kind,) * width: cards_text((kind,) * width) for kind in range(KINDS) for width in range(1, 5)}
-_SHAPE_NAMES = {(w, n): (shape_name(w, n), shape_name(w, n, "zh")) for w in range(1, 5) for n in range(1, KINDS)}
-
-
-def _cards_text(cards: tuple[int, ...]) -> str:
-    """``cards_text``, looked up for a tuple (written once in ``_TUPLE_TEXT``)."""
-    return _TUPLE_TEXT.get(cards) or cards_text(cards)
-
-
-def _shape_names(width: int, length: int) -> tuple[str, str]:
-    """``shape_name`` in English and Chinese (every shape of up to 4 decks named once)."""
-    return _SHAPE_NAMES.get((width, length)) or (shape_name(width, length), shape_name(width, length, "zh"))
-
-
-def _holding(blocker: Blocker, suit_en: str, suit_zh: str) -> tuple[Blocker, str, str]:
-    """A blocker with what its seat holds in the led suit (named ``suit_en``/``suit_zh``):
-    the start of each of its reasons (English, Chinese)."""
-    held = _cards_text(blocker.cards)
-    if blocker.wider_shape:
-        return (
-            blocker,
-            f"Seat {blocker.seat} holds the {shape_name(blocker.width, blocker.length)} {held} in {suit_en}",
-            f"{blocker.seat}号位有{suit_zh}{shape_name(blocker.width, blocker.length, 'zh')} {held}",
+def _beaten_reasons(unit: Unit, blockers: list[Blocker], suit: int) -> list[Reason]:
+    """One reason per seat that beats ``unit``: what it holds in ``suit`` and
+    why that beats the thrown unit (a higher unit of the same shape, or with
+    ``wider_shape_beats`` a wider shape of as many cards)."""
+    thrown, cards, led = Shape(unit.width, unit.length), Cards(unit.cards), Suit(suit)
+    return [
+        reason(
+            "throw.unit_beaten_by_wider_shape", seat=Seat(b.seat), suit=led, held=Cards(b.cards),
+            shape=Shape(b.width, b.length), thrown=thrown, cards=cards,
         )
-    return blocker, f"Seat {blocker.seat} holds {held} in {suit_en}", f"{blocker.seat}号位有{suit_zh} {held}"
-
-
-def _beaten_reasons(unit: Unit, blockers: list[tuple[Blocker, str, str]]) -> list[Reason]:
-    """One reason per seat that beats ``unit``: what it holds (its Blocker and
-    ``_holding``) and why that beats the thrown unit."""
-    thrown = _cards_text(unit.cards)
-    shape_en, shape_zh = _shape_names(unit.width, unit.length)
-    # the thrown unit is named as unit_name(unit) / unit_name(unit, "zh"): shape, then cards
-    higher_en = f", a higher {shape_en} than the thrown {shape_en} {thrown}."
-    higher_zh = f"，大过甩出的{shape_zh} {thrown}。"
-    out: list[Reason] = []
-    wider_en = wider_zh = ""
-    for b, en, zh in blockers:
-        if not b.wider_shape:
-            out.append(Reason("throw.unit_beaten", en + higher_en, zh + higher_zh))
-            continue
-        if not wider_en:
-            wider_en = (
-                f": the same number of cards in a wider shape beats the thrown {shape_en} {thrown} whatever the "
-                "ranks (wider_shape_beats, docs/rules.md §3)."
-            )
-            wider_zh = f"：同样张数时更宽的牌型大过甩出的{shape_zh} {thrown}，不论大小。"
-        out.append(Reason("throw.unit_beaten_by_wider_shape", en + wider_en, zh + wider_zh))
-    return out
+        if b.wider_shape
+        else reason("throw.unit_beaten", seat=Seat(b.seat), suit=led, held=Cards(b.cards), thrown=thrown, cards=cards)
+        for b in blockers
+    ]
 
 
 # ---------------------------------------------------------------- the search
@@ -187,25 +144,24 @@ class _Seat:
     of that shape (``SuitView.highest``), or a wider shape of as many cards.
     """
 
-    __slots__ = ("copies", "seat", "suit_en", "suit_zh", "view")
+    __slots__ = ("copies", "seat", "view")
 
-    def __init__(self, seat: int, cards: Sequence[int], view: SuitView, suit_en: str, suit_zh: str) -> None:
+    def __init__(self, seat: int, cards: Sequence[int], view: SuitView) -> None:
         self.seat = seat
         self.view = view
         self.copies = view.counts_in(cards)  # cards are kinds 0..53 (checked)
-        self.suit_en, self.suit_zh = suit_en, suit_zh
 
     def threat(
         self, width: int, length: int, lowest: int, highest: int, rules: Rules
-    ) -> tuple[int, tuple[Blocker, str, str] | None, tuple[Blocker, str, str] | None]:
+    ) -> tuple[int, Blocker | None, Blocker | None]:
         """What this seat holds against the thrown units of shape (width, length),
         ranking ``lowest`` to ``highest``: (``above``, ``same``, ``wider``).  A
         thrown unit ranking below ``above`` (the rank of the seat's highest unit
         of that shape) is beaten by ``same`` (docs/rules.md §4: held in a wider tuple or
         a longer tractor counts); any other by ``wider``, if not None: with
         ``wider_shape_beats`` (docs/rules.md §3) the seat's unit of the same card count
-        and the first wider width it holds.  Each is the Blocker and its
-        ``_holding``, made only if it beats a thrown unit.  No unit of the shape
+        and the first wider width it holds.  Each is a Blocker, made only if
+        it beats a thrown unit.  No unit of the shape
         is searched for when none in the suit ranks above ``lowest``
         (``SuitView.tops``): then ``above`` is below every rank.
         """
@@ -215,7 +171,7 @@ class _Seat:
         above = NO_RANK if same is None else same[0]  # below every rank when the seat has no such unit
         beats_same = None
         if same is not None and above > lowest:
-            beats_same = _holding(Blocker(self.seat, same[1], width, length), self.suit_en, self.suit_zh)
+            beats_same = Blocker(self.seat, same[1], width, length)
         beats_wider = None
         if rules.wider_shape_beats and length > 1 and above <= highest:  # a tuple has no wider shape
             size = width * length
@@ -223,8 +179,7 @@ class _Seat:
                 if size % wide == 0:
                     wider = view.highest(self.copies, wide, size // wide)
                     if wider is not None:
-                        blocker = Blocker(self.seat, wider[1], wide, size // wide, True)
-                        beats_wider = _holding(blocker, self.suit_en, self.suit_zh)
+                        beats_wider = Blocker(self.seat, wider[1], wide, size // wide, True)
                         break
         return above, beats_same, beats_wider
 
@@ -346,38 +301,21 @@ def _choose_forced(
     policy = rules.throw_forced_unit
     if policy == ThrowForcedUnit.SMALLEST_FAILED:
         index = min([(i, f.unit) for i, f in failed], key=_smallest)[0]
-        en = "of the failed units, the one with the fewest cards, then the lowest, is forced"
-        zh = "出失败牌型中张数最少、其次最小的一手"
-        source = "seed 002"
     elif policy == ThrowForcedUnit.SMALLEST_UNIT:
         index = min(enumerate(units), key=_smallest)[0]
-        en = "the smallest unit of the throw (fewest cards, then lowest), failed or not, is forced"
-        zh = "出甩牌中最小的一手（张数最少，其次最小），无论其是否被大过"
-        source = "docs/rules.md §4"
     elif policy == ThrowForcedUnit.FIRST_BLOCKED:
         blocking = {b.seat for _, f in failed for b in f.beaten_by}
         first = next(s for s in seats if s in blocking)
         mine = [(i, f.unit) for i, f in failed if any(b.seat == first for b in f.beaten_by)]
         index = min(mine, key=_smallest)[0]
-        en = (
-            f"seat {first} is the first blocking player after the leader; of the units it can beat, "
-            "the smallest (fewest cards, then lowest) is forced"
+        unit = units[index]
+        return index, reason(
+            f"throw.forced.{policy}", seat=Seat(first), shape=Shape(unit.width, unit.length), cards=Cards(unit.cards)
         )
-        zh = f"{first}号位是出牌人之后第一个能大过的玩家；出它能大过的牌型中最小的一手"
-        source = "shengji.io"
     else:  # lowest_failed
         index = min([(i, f.unit) for i, f in failed], key=_lowest)[0]
-        en = "of the failed units, the one whose highest card ranks lowest (then the fewest cards) is forced"
-        zh = "出失败牌型中最小的一手（比最大的牌，其次张数少者）"
-        source = "seeds 000, 001"
     unit = units[index]
-    cards = _cards_text(unit.cards)  # the unit named as unit_name(unit) / unit_name(unit, "zh")
-    shape_en, shape_zh = _shape_names(unit.width, unit.length)
-    return index, Reason(
-        f"throw.forced.{policy}",
-        f"The throw fails: {en} ({policy}, {source}): {shape_en} {cards}.",
-        f"甩牌失败：{zh}（{policy}）：{shape_zh} {cards}。",
-    )
+    return index, reason(f"throw.forced.{policy}", shape=Shape(unit.width, unit.length), cards=Cards(unit.cards))
 
 
 def _penalty(leader: int, cards: int, failed_cards: int, rules: Rules) -> tuple[Penalty, Reason | None]:
@@ -385,40 +323,15 @@ def _penalty(leader: int, cards: int, failed_cards: int, rules: Rules) -> tuple[
     of them in its failed units (docs/rules.md §4)."""
     kind = rules.throw_penalty
     if kind == ThrowPenalty.MATCH_POINT:
-        return Penalty(kind, 1, leader, None), Reason(
-            "throw.penalty.match_point",
-            f"Seat {leader} loses 1 match point for the failed throw (seed 002).",
-            f"甩牌失败，{leader}号位扣1分（只扣本人）。",
-        )
-    if kind == ThrowPenalty.POINTS_PER_CARD:
-        per = rules.throw_penalty_points_per_card
-        team = (leader + 1) % 2
-        amount = per * cards
-        return Penalty(kind, amount, leader, team), Reason(
-            "throw.penalty.points_per_card",
-            f"The other team (seats {team} and {team + 2}) gains {per} × {cards} = {amount} points "
-            "for the failed throw.",
-            f"甩牌失败，对方（{team}号位和{team + 2}）得{per}×{cards}={amount}分。",
-        )
-    if kind == ThrowPenalty.POINTS_PER_FAILED_CARD:
-        per = rules.throw_penalty_points_per_card
-        team = (leader + 1) % 2
-        amount = per * failed_cards
-        return Penalty(kind, amount, leader, team), Reason(
-            "throw.penalty.points_per_failed_card",
-            f"The other team (seats {team} and {team + 2}) gains {per} × {failed_cards} = {amount} points, "
-            "for the cards of the failed units (the Botzone judge).",
-            f"甩牌失败，对方（{team}号位和{team + 2}）按失败牌型的张数得{per}×{failed_cards}={amount}分。",
+        return Penalty(kind, 1, leader, None), reason("throw.penalty.match_point", seat=Seat(leader), n=1)
+    per, team = rules.throw_penalty_points_per_card, (leader + 1) % 2  # the points go to the other team
+    if kind == ThrowPenalty.POINTS_PER_CARD or kind == ThrowPenalty.POINTS_PER_FAILED_CARD:
+        counted = cards if kind == ThrowPenalty.POINTS_PER_CARD else failed_cards
+        return Penalty(kind, per * counted, leader, team), reason(
+            f"throw.penalty.{kind}", team=Team(team), per=per, cards=counted, n=per * counted
         )
     if kind == ThrowPenalty.POINTS_PER_THROW:
-        amount = rules.throw_penalty_points_per_card
-        team = (leader + 1) % 2
-        return Penalty(kind, amount, leader, team), Reason(
-            "throw.penalty.points_per_throw",
-            f"The other team (seats {team} and {team + 2}) gains {amount} points for the failed throw, "
-            "whatever its size.",
-            f"甩牌失败，对方（{team}号位和{team + 2}）得{amount}分（每次失败的甩牌）。",
-        )
+        return Penalty(kind, per, leader, team), reason("throw.penalty.points_per_throw", team=Team(team), n=per)
     return _NO_PENALTY, None
 
 
@@ -436,13 +349,7 @@ def _others_void(throw: Throw, units: tuple[Unit, ...]) -> ThrowVerdict | None:
     suit_of, suit = throw.order.suit, throw.suit
     if any(suit_of[c] == suit for s in others for c in throw.hands[s]):
         return None
-    suit_en, suit_zh = _suit_names(suit)
-    why = Reason(
-        "throw.refused_others_void",
-        f"None of the other three players holds {suit_en}: a lead of {len(units)} units is not allowed "
-        "(throw_when_others_void, seed 000); it is refused, not forced: lead again.",
-        f"其他三家都没有{suit_zh}，不能甩牌（{len(units)}手牌）；不是强制出小，而是重新出牌。",
-    )
+    why = reason("throw.refused_others_void", suit=Suit(suit), n=len(units))
     return ThrowVerdict(throw.leader, suit, False, units, (), None, (), _NO_PENALTY, (why,), True)
 
 
@@ -452,13 +359,7 @@ def _others_void(throw: Throw, units: tuple[Unit, ...]) -> ThrowVerdict | None:
 @lru_cache(maxsize=1024)
 def _single_unit(unit: Unit) -> tuple[Reason]:
     """Why a lead of one unit stands (cached by value: a hand's leads recur)."""
-    return (
-        Reason(
-            "throw.single_unit",
-            f"The lead is one unit ({unit_name(unit)}), an ordinary lead: it always stands.",
-            f"首家出的是单一牌型（{unit_name(unit, 'zh')}），不是甩牌，总是成立。",
-        ),
-    )
+    return (reason("throw.single_unit", shape=Shape(unit.width, unit.length), cards=Cards(unit.cards)),)
 
 
 def judge_throw(throw: Throw) -> ThrowVerdict:
@@ -486,8 +387,7 @@ def judge_throw(throw: Throw) -> ThrowVerdict:
         return refused
     seats = [s for s in _AFTER[leader] if s in hands]
     view = suit_view(order, suit)
-    suit_en, suit_zh = _suit_names(suit)
-    others = [_Seat(s, hands[s], view, suit_en, suit_zh) for s in seats]
+    others = [_Seat(s, hands[s], view) for s in seats]
     ranks: dict[tuple[int, int], list[int]] = {}  # each thrown shape → the ranks of its units
     for unit in units:
         ranks.setdefault((unit.width, unit.length), []).append(unit.rank)
@@ -503,16 +403,11 @@ def judge_throw(throw: Throw) -> ThrowVerdict:
             b for above, same, wider in threats[unit.width, unit.length] if (b := same if rank < above else wider)
         ]
         if blockers:
-            failed.append((index, FailedUnit(unit, tuple([b for b, _, _ in blockers]))))
-            reasons += _beaten_reasons(unit, blockers)
+            failed.append((index, FailedUnit(unit, tuple(blockers))))
+            reasons += _beaten_reasons(unit, blockers, suit)
     if not failed:
         reasons.append(
-            Reason(
-                "throw.stands",
-                f"No other player can beat any of the {len(units)} thrown units in {suit_en} "
-                "with a higher unit of the same shape: the throw stands.",
-                f"其他玩家的{suit_zh}都大不过甩出的{len(units)}手牌中的任何一手：甩牌成功。",
-            )
+            reason("throw.stands", suit=Suit(suit), n=len(units))
         )
         return ThrowVerdict(
             leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, tuple(reasons)
@@ -524,12 +419,7 @@ def judge_throw(throw: Throw) -> ThrowVerdict:
     if rules.throw_forced_cards is ThrowForcedCards.LOWEST_CARD and len(play) > 1:
         play = play[-1:]  # a unit's cards run high → low
         reasons.append(
-            Reason(
-                "throw.forced_lowest_card",
-                f"Only the lowest card of the forced unit is played: {_cards_text(play)} "
-                "(throw_forced_cards lowest_card, the Botzone judge).",
-                f"只出被强制的一手中最小的一张：{_cards_text(play)}。",
-            )
+            reason("throw.forced_lowest_card", cards=Cards(tuple(play)))
         )
     penalty, cost = _penalty(leader, len(lead), sum([f.unit.size for _, f in failed]), rules)
     if cost is not None:

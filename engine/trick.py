@@ -39,8 +39,8 @@ from functools import lru_cache
 from engine.cards import card_str, check_copies, points
 from engine.errors import InvalidInput, Problem
 from engine.follow import Follow, FollowVerdict, judge_follow
-from engine.lead import LeadForm, LeadWords, lead_of
-from engine.reasons import Reason
+from engine.lead import LeadForm, lead_of
+from engine.reasons import Reason, Seat, Suit, reason
 from engine.records import quick_init
 from engine.rules import RuffShape, Rules, ThrowComparison
 from engine.shapes import (
@@ -52,7 +52,6 @@ from engine.suit import SuitView, suit_view
 from engine.trump import TRUMP, TrumpOrder
 from engine.units import Unit, decompose, mixed_suit_problems, unit_shapes
 
-ROLES = ("lead", "follow", "ruff", "discard")
 _POINTS = tuple(points(k) for k in range(54))
 Key = tuple[int, int, int]  # (trump over a plain lead, width of the serving shape, rank)
 
@@ -97,7 +96,6 @@ class TrickResult:
     plays: tuple[PlayVerdict, ...]
 
 
-@lru_cache(maxsize=256)
 def _serving(width: int, length: int, wider: bool, decks: int) -> tuple[Shape, ...]:
     """The shapes that may serve a lead unit of ``width`` × ``length``: its own,
     and with ``wider_shape_beats`` every wider one of the same card count (docs/rules.md §3)."""
@@ -105,12 +103,6 @@ def _serving(width: int, length: int, wider: bool, decks: int) -> tuple[Shape, .
     if not wider or width == 1:
         return (own,)
     return (own, *(Shape(w, own.size // w) for w in range(width + 1, min(decks, 4) + 1) if own.size % w == 0))
-
-
-@lru_cache(maxsize=1024)
-def _single(card: int, power: int, suit: int) -> Unit:
-    """A single card as a unit (cached by value)."""
-    return Unit(1, 1, (card,), power, suit)
 
 
 def _unit(lay: SuitView, shape: Shape, at: tuple[int, ...], rank: int) -> Unit:
@@ -136,9 +128,9 @@ def _singles(cards: Sequence[int], powers: Sequence[int], suit: int, bonus: int)
     """A play over a lead of singles (``powers`` aligned with ``cards``, all of
     effective suit ``suit``): every card serves a single, strongest first."""
     if len(cards) == 1:
-        return Arrangement((_single(cards[0], powers[0], suit),), ((bonus, 1, powers[0]),))
+        return Arrangement((Unit(1, 1, (cards[0],), powers[0], suit),), ((bonus, 1, powers[0]),))
     ranked = sorted(zip(cards, powers, strict=True), key=lambda kp: -kp[1])
-    return Arrangement(tuple([_single(k, p, suit) for k, p in ranked]), tuple([(bonus, 1, p) for _, p in ranked]))
+    return Arrangement(tuple([Unit(1, 1, (k,), p, suit) for k, p in ranked]), tuple([(bonus, 1, p) for _, p in ranked]))
 
 
 def _search(
@@ -413,11 +405,7 @@ def _measure(play: Sequence[int], form: LeadForm, order: TrumpOrder, rules: Rule
     cards = tuple(sorted(play)) if len(play) > 1 else tuple(play)
     if rules.ruff_shape is RuffShape.EXACT and order.suit[cards[0]] != form.suit and not _exact(cards, form, order):
         return _UNMATCHED
-    mode = rules.throw_comparison
-    if form.singles:
-        power = order.power
-        return _single_arrangements(cards, form, tuple([power[c] for c in cards]), order.suit[cards[0]], mode)
-    return _arrangements(cards, form, order, rules.wider_shape_beats, rules.decks, mode)
+    return _arrangements(cards, form, order, rules.wider_shape_beats, rules.decks, rules.throw_comparison)
 
 
 def _exact(cards: tuple[int, ...], form: LeadForm, order: TrumpOrder) -> bool:
@@ -430,31 +418,13 @@ def _exact(cards: tuple[int, ...], form: LeadForm, order: TrumpOrder) -> bool:
 def _arrangements(
     cards: tuple[int, ...], form: LeadForm, order: TrumpOrder, wider: bool, decks: int, mode: ThrowComparison
 ) -> _Measure:
-    """``_measure`` of sorted ``cards`` that ``_may_serve`` a lead of ``form``
-    (not all singles), by ``_search``; cached per play and lead form, not the lead's cards."""
+    """``_measure`` of sorted ``cards`` that ``_may_serve`` a lead of ``form``,
+    by ``_search``; cached per play and lead form, not the lead's cards."""
     found = _search(cards, form.shapes, form.suit, order, wider, decks)
     if not found:
         return _UNMATCHED
-    return _measured(found, form, _highest(cards, form.suit, order, mode), mode)
-
-
-@lru_cache(maxsize=2048)
-def _single_arrangements(
-    cards: tuple[int, ...], form: LeadForm, powers: tuple[int, ...], suit: int, mode: ThrowComparison
-) -> _Measure:
-    """``_measure`` of sorted ``cards`` of effective suit ``suit`` and powers
-    ``powers`` that ``_may_serve`` a lead of singles: nothing else of the order
-    matters then (``_search``), so it is cached by those values, which recur
-    across hands and trumps."""
-    bonus = 1 if suit != form.suit else 0
-    found = (_singles(cards, powers, suit, bonus),)
-    return _measured(found, form, (bonus, max(powers)) if mode == ThrowComparison.HIGHEST_CARD else None, mode)
-
-
-def _measured(
-    found: tuple[Arrangement, ...], form: LeadForm, highest: tuple[int, int] | None, mode: ThrowComparison
-) -> _Measure:
-    return _Measure(found, _strength(found, form.shapes, form.largest, highest, mode), _strongest(found, form.largest))
+    strength = _strength(found, form.shapes, form.largest, _highest(cards, form.suit, order, mode), mode)
+    return _Measure(found, strength, _strongest(found, form.largest))
 
 
 def _contest(
@@ -492,81 +462,37 @@ def _role(i: int, play: Sequence[int], led: int, matched: bool, suit_of: tuple[i
 
 @lru_cache(maxsize=4096)
 def _play_reasons(
-    role: str, words: LeadWords, throw: bool, seat: int, matched: bool, won: bool, best_seat: int, mode: ThrowComparison
+    role: str, form: LeadForm, seat: int, matched: bool, won: bool, best_seat: int, mode: ThrowComparison
 ) -> tuple[Reason, ...]:
     """A play's reasons in the trick: its role and, for a follow or a ruff, how
     it compared with the best play so far (cached by value: a few dozen per lead form)."""
-    role_reason = _role_reason(role, words, throw, seat)
+    role_reason = _role_reason(role, form, seat)
     if role == "follow" or role == "ruff":
-        return (role_reason, _compare_reason(matched, won, best_seat, words, mode))
+        return (role_reason, _compare_reason(matched, won, best_seat, form, mode))
     return (role_reason,)
 
 
-def _role_reason(role: str, words: LeadWords, throw: bool, seat: int) -> Reason:
-    """The reason for a play's role."""
+def _role_reason(role: str, form: LeadForm, seat: int) -> Reason:
+    """The reason for a play's role: ``trick.lead`` (form ``throw`` for a throw),
+    ``trick.ruff``, ``trick.discard`` (form ``trumps`` when trumps were led), ``trick.follow``."""
+    suit = Suit(form.suit)
     if role == "lead":
-        return Reason(
-            "trick.lead",
-            f"Seat {seat} leads {words.suit_en}: {words.shape_en}" + (" (a throw)." if throw else "."),
-            f"{seat}号位首家出{words.suit_zh}：{words.shape_zh}" + ("（甩牌）。" if throw else "。"),
-        )
+        return reason("trick.lead", "" if form.single else "throw", seat=Seat(seat), suit=suit, lead=form.pieces)
     if role == "ruff":
-        return Reason(
-            "trick.ruff",
-            f"Trumps the {words.suit_en} lead with its structure ({words.shape_en}): a ruff.",
-            f"用主牌按首家{words.suit_zh}的牌型（{words.shape_zh}）毙牌。",
-        )
-    if role == "discard" and words.suit_en == "trumps":
-        return Reason(
-            "trick.discard",
-            "Not all trumps: a discard, which never wins.",
-            "没有全部出主牌：垫牌，不能获胜。",
-        )
+        return reason("trick.ruff", suit=suit, lead=form.pieces)
     if role == "discard":
-        return Reason(
-            "trick.discard",
-            f"Neither all {words.suit_en} nor all trumps with the lead's structure ({words.shape_en}): "
-            "a discard, which never wins.",
-            f"既不全是{words.suit_zh}，也不是符合首家牌型（{words.shape_zh}）的主牌：垫牌，不能获胜。",
-        )
-    return Reason("trick.follow", f"Follows in {words.suit_en}.", f"跟{words.suit_zh}。")
+        return reason("trick.discard", "trumps" if form.suit == TRUMP else "", suit=suit, lead=form.pieces)
+    return reason("trick.follow", suit=suit)
 
 
-_HOW = {
-    "largest_unit": ("by its largest unit", "按最大牌型比较"),
-    "all_units": ("unit by unit", "逐个牌型比较"),
-    "dominance": ("unit by unit, none weaker and one stronger", "逐个牌型比较（无一较小且至少一个较大）"),
-    "highest_card": ("by its highest card", "按最大的一张牌比较"),
-}
-
-
-def _compare_reason(matched: bool, won: bool, best_seat: int, words: LeadWords, mode: ThrowComparison) -> Reason:
-    """How a follow or ruff compared with the best play so far."""
-    how = _HOW[mode]
+def _compare_reason(matched: bool, won: bool, best_seat: int, form: LeadForm, mode: ThrowComparison) -> Reason:
+    """How a follow or ruff compared with the best play so far (form: the ``throw_comparison``)."""
     if not matched:
-        return Reason(
-            "trick.no_structure",
-            f"Lacks the lead's structure ({words.shape_en}): it cannot win.",
-            f"不具备首家的牌型（{words.shape_zh}），不能获胜。",
-        )
-    if won:
-        return Reason(
-            "trick.beats",
-            f"Beats the best play so far (seat {best_seat}), compared {how[0]}.",
-            f"{how[1]}，大过此前最大的{best_seat}号位。",
-        )
-    return Reason(
-        "trick.does_not_beat",
-        f"Does not beat the best play so far (seat {best_seat}), compared {how[0]}; ties go to the earlier play.",
-        f"{how[1]}，没有大过此前最大的{best_seat}号位（同样大小先出者为大）。",
-    )
+        return reason("trick.no_structure", lead=form.pieces)
+    return reason("trick.beats" if won else "trick.does_not_beat", str(mode), seat=Seat(best_seat))
 
 
-_THROW_NOT_JUDGED = Reason(
-    "trick.throw_not_judged",
-    "A throw: whether it stands depends on the other hands; ask /v1/throw.",
-    "甩牌：能否成功取决于其他玩家的牌，请用 /v1/throw 判定。",
-)
+_THROW_NOT_JUDGED = reason("trick.throw_not_judged")
 
 
 def resolve_trick(trick: Trick) -> TrickResult:
@@ -591,8 +517,7 @@ def resolve_trick(trick: Trick) -> TrickResult:
     lead = lead_of(lead_key, order, rules.follow_patterns, rules.follow_tractors)
     form = lead.form
     measures, won, best = _contest(plays, form, order, rules)
-    led, words, single = form.suit, form.words, form.single
-    throw = not single
+    led, single = form.suit, form.single
     mode = ThrowComparison.LARGEST_UNIT if single else rules.throw_comparison
     suit_of = order.suit
     best_so_far = leader  # the seat of the best play before the current one
@@ -602,7 +527,7 @@ def resolve_trick(trick: Trick) -> TrickResult:
         measure = measures[i]
         matched = measure.strength is not None
         role = _role(i, play, led, matched, suit_of)
-        reasons = _play_reasons(role, words, throw, seat, matched, won[i], best_so_far, mode)
+        reasons = _play_reasons(role, form, seat, matched, won[i], best_so_far, mode)
         legal: bool | None = None
         follow: FollowVerdict | None = None
         if hands is not None and seat in hands:

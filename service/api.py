@@ -7,7 +7,6 @@ one engine call, and renders the result; errors become problem+json.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -17,6 +16,7 @@ from marshmallow import Schema, ValidationError
 from engine.errors import InvalidInput, Problem
 from engine.reasons import Reason
 from service.errors import ProblemError, cut_quotes, duplicate_key_response, messages_to_problems
+from service.explain import render
 from service.fastload import fast_load
 from service.i18n import negotiate
 from service.jsonio import MAX_DEPTH, DuplicateKey, OrjsonProvider, TooDeep, loads_request
@@ -83,47 +83,33 @@ def body_limit(req: Any) -> int | None:
     return current_app._get_current_object().config["MAX_CONTENT_LENGTH"]  # type: ignore[attr-defined,no-any-return]
 
 
-REASON_LANGUAGES = {"en": "en", "zh": "zh-Hans"}
-"""The engine's reason languages (engine.reasons) → the tag answers carry."""
-
-
 def language() -> str:
-    """The engine language of a verdict's reasons: ``zh`` when Accept-Language
-    negotiates a Chinese catalog (either script: the engine's reasons are written
-    in Simplified Chinese), else ``en`` (docs/api.md "Languages")."""
+    """The catalog a verdict's reasons are worded in: the one Accept-Language
+    negotiates (``en``, ``zh-Hans``, ``zh-Hant``; docs/api.md "Languages")."""
     # = request.headers.get("Accept-Language"), through one proxy look-up rather than two
     environ = request._get_current_object().environ  # type: ignore[attr-defined]
-    return language_of(environ.get("HTTP_ACCEPT_LANGUAGE"))
-
-
-@lru_cache(maxsize=256)
-def language_of(header: str | None) -> str:
-    """The reason language for one Accept-Language value (cached: clients send a
-    few values over and over)."""
-    return "zh" if negotiate(header).startswith("zh") else "en"
+    return negotiate(environ.get("HTTP_ACCEPT_LANGUAGE"))
 
 
 def reason_json(reason: Reason, lang: str) -> dict[str, str]:
-    """A reason as the API shows it: its stable code and a message."""
-    return {"code": reason.code, "message": reason.message(lang)}
+    """A reason as the API shows it: its stable code and its message in ``lang``."""
+    return {"code": reason.code, "message": render(reason, lang)}
 
 
 def reasons_json(reasons: Iterable[Reason], lang: str) -> list[dict[str, str]]:
     """A list of reasons as ``reason_json`` shows each (one call per list: the hot path)."""
-    zh = lang == "zh"
-    return [{"code": r.code, "message": r.zh if zh else r.en} for r in reasons]
+    return [{"code": r.code, "message": render(r, lang)} for r in reasons]
 
 
 def json_response(obj: Any, lang: str | None = None) -> Response:
     """``jsonify(obj)`` without the app lookups: orjson bytes, application/json.
 
-    With ``lang`` (a reason language), also ``Content-Language`` (its tag, as
-    ``REASON_LANGUAGES``) and ``Vary: Accept-Language``, appended at once: a new
-    response has neither.
+    With ``lang`` (a catalog tag), also ``Content-Language`` (the tag) and
+    ``Vary: Accept-Language``, appended at once: a new response has neither.
     """
     resp = Response(orjson.dumps(obj, option=OrjsonProvider.option), content_type="application/json")
     if lang is not None:
         headers = resp.headers
-        headers.add("Content-Language", REASON_LANGUAGES[lang])
+        headers.add("Content-Language", lang)
         headers.add("Vary", "Accept-Language")
     return resp

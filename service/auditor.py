@@ -38,11 +38,12 @@ from typing import IO, Any, TextIO
 import orjson
 from tqdm import tqdm
 
-from engine.audit import HandAudit, audit_hand
-from engine.cards import card_str
+from engine.audit import HandAudit, Violation, audit_hand
 from engine.errors import InvalidInput, Problem
-from engine.settle import TEAM_NAMES
+from engine.reasons import Side
+from service import i18n
 from service.errors import duplicate_key_body, invalid_body, pointer, problem_body
+from service.explain import cards, render, seat, words
 from service.fastload import fast_load
 from service.jsonio import MAX_DEPTH, DuplicateKey, OrjsonProvider, TooDeep, loads_request
 
@@ -152,15 +153,15 @@ def judge(record: Record, options: Options) -> Verdict:
     if options.quiet and audit.valid:
         out = ""
     elif options.json:
-        out = _json_line({"source": record.source_json()} | hand_json(audit, options.lang))
+        out = _json_line({"source": record.source_json()} | hand_json(audit, _catalog(options.lang)))
     else:
         out = report(record.label, audit, options.lang, options.quiet)
     return Verdict(out, "", audit.valid, codes)
 
 
 def _catalog(lang: str) -> str:
-    """The message catalog of a report language (``zh`` reasons → Simplified Chinese problems)."""
-    return "zh-Hans" if lang == "zh" else "en"
+    """The message catalog of a report language (a catalog tag; ``zh`` is Simplified Chinese)."""
+    return "zh-Hans" if lang == "zh" else lang
 
 
 def _bad(record: Record, problem: dict[str, Any], err: str, options: Options) -> Verdict:
@@ -172,45 +173,55 @@ def _json_line(obj: dict[str, Any]) -> str:
     return orjson.dumps(obj, option=OrjsonProvider.option | orjson.OPT_APPEND_NEWLINE).decode()
 
 
-def _cards(cards: Sequence[int]) -> str:
-    return " ".join(card_str(c) for c in cards) or "-"
+def _say(lang: str, key: str, n: int = 1, **fields: object) -> str:
+    """A line part of the report from the catalog of ``lang`` (context ``report``)."""
+    found = i18n.template(_catalog(lang), "report", key, n)
+    assert found is not None, key  # every catalog words every part (tests/test_messages.py)
+    return found.format(n=n, **fields)
 
 
 def report(label: str, audit: HandAudit, lang: str, quiet: bool = False) -> str:
-    """A hand's report as a tournament director reads it: every trick (plays,
-    winner, points, the defenders' running total) with its violations, the
-    kitty and the settlement; ``quiet``: the verdict line and the violations."""
-    lines = [f"== {label}: {'clean' if audit.valid else f'{len(audit.violations)} violation(s)'}"]
+    """A hand's report as a tournament director reads it, in ``lang``: every trick
+    (plays, winner, points, the defenders' running total) with its violations,
+    the kitty and the settlement; ``quiet``: the verdict line and the violations.
+    A violation shows its code, then its message."""
+    tag = _catalog(lang)
+    verdict = _say(lang, "clean") if audit.valid else _say(lang, "violations", len(audit.violations))
+    lines = [f"== {label}: {verdict}"]
+
+    def seat_of(v: Violation) -> str:
+        return "" if v.seat is None else " " + seat(v.seat, tag)
+
     if quiet:
-        located = [("deal", v) for v in audit.deal_violations]
-        located += [(f"trick {t.index + 1:2d}", v) for t in audit.tricks for v in t.violations]
-        located += [("end", v) for v in audit.end_violations]
+        located = [(_say(lang, "deal"), v) for v in audit.deal_violations]
+        located += [(_say(lang, "trick", trick=t.index + 1), v) for t in audit.tricks for v in t.violations]
+        located += [(_say(lang, "end"), v) for v in audit.end_violations]
         for where, v in located:
-            seat = "" if v.seat is None else f" seat {v.seat}"
-            lines.append(f"   {where}{seat}: {v.reason.code}: {v.reason.message(lang)}")
+            lines.append(f"   {where}{seat_of(v)}: {v.reason.code}: {render(v.reason, tag)}")
         return "\n".join(lines) + "\n"
     for v in audit.deal_violations:
-        lines.append(f"   deal: {v.reason.code}: {v.reason.message(lang)}")
+        lines.append(f"   {_say(lang, 'deal')}: {v.reason.code}: {render(v.reason, tag)}")
     for t in audit.tricks:
         r = t.result
-        plays = "  ".join(f"{p.seat}:{_cards(p.cards)}" for p in r.plays) if r else "(not resolved)"
-        head = f"trick {t.index + 1:2d}  lead {t.leader}  {plays}"
         if r:
-            head += f"  → seat {r.winner} wins {r.points}"
-        lines.append(f"  {head}  [defenders {t.defender_points}]")
+            plays = "  ".join(f"{p.seat}:{cards(p.cards, tag) or '-'}" for p in r.plays)
+            plays += "  " + _say(lang, "wins", seat=seat(r.winner, tag), points=r.points)
+        else:
+            plays = _say(lang, "not_resolved")
+        head = _say(lang, "trick_line", trick=t.index + 1, leader=seat(t.leader, tag), plays=plays)
+        lines.append(f"  {head}  {_say(lang, 'running', points=t.defender_points)}")
         for v in t.violations:
-            seat = "" if v.seat is None else f" seat {v.seat}"
-            lines.append(f"     !{seat} {v.reason.code}: {v.reason.message(lang)}")
+            lines.append(f"     !{seat_of(v)} {v.reason.code}: {render(v.reason, tag)}")
     for v in audit.end_violations:
-        lines.append(f"   end: {v.reason.code}: {v.reason.message(lang)}")
+        lines.append(f"   {_say(lang, 'end')}: {v.reason.code}: {render(v.reason, tag)}")
     if audit.kitty is not None:
         k = audit.kitty
-        lines.append(f"  kitty: {k.kitty_points} points × {k.multiplier} = {k.awarded} to {k.to}")
-    lines.append(f"  defenders' points: {audit.defender_points}")
+        to = _say(lang, "nobody") if k.to not in ("dealer", "defenders") else words(Side(k.to), tag)
+        lines.append("  " + _say(lang, "kitty", k.kitty_points, multiplier=k.multiplier, awarded=k.awarded, to=to))
+    lines.append("  " + _say(lang, "defender_points", points=audit.defender_points))
     if audit.settlement is not None:
-        s = audit.settlement
-        lines.append(f"  settle: {s.outcome}, team {TEAM_NAMES[s.team]} +{s.levels_gained}, next dealer {s.next_dealer}"
-                     f"{', game won' if s.game_won else ''}")
+        for why in audit.settlement.reasons:
+            lines.append("  " + _say(lang, "settle", reason=render(why, tag)))
     return "\n".join(lines) + "\n"
 
 
@@ -241,14 +252,14 @@ class Tally:
             return BAD_INPUT
         return VIOLATIONS if self.with_violations else CLEAN
 
-    def summary(self) -> str:
-        """The closing summary (without the time, which is not part of the report)."""
-        lines = [f"== summary: {self.hands} hand(s): {self.clean} clean, "
-                 f"{self.with_violations} with violations, {self.bad_input} bad input"]
+    def summary(self, lang: str = "en") -> str:
+        """The closing summary in ``lang`` (without the time, which is not part of the report)."""
+        lines = ["== " + _say(lang, "summary", self.hands, clean=self.clean, dirty=self.with_violations,
+                              bad=self.bad_input)]
         if self.unreadable_files:
-            lines.append(f"   {self.unreadable_files} file(s) could not be read")
+            lines.append("   " + _say(lang, "unreadable", self.unreadable_files))
         if self.codes:
-            lines.append("   violations by code:")
+            lines.append("   " + _say(lang, "by_code"))
             width = max(map(len, self.codes))
             for code, n in sorted(self.codes.items(), key=lambda item: (-item[1], item[0])):
                 lines.append(f"     {code:<{width}}  {n}")
@@ -339,7 +350,7 @@ def audit_command(paths: Sequence[str], lang: str, out: TextIO, err: TextIO, *,
             write(verdict.err, err)
             tally.add(verdict)
             bar.update(1)
-    (err if json else out).write(tally.summary())
+    (err if json else out).write(tally.summary(lang))
     out.flush()
     seconds = time.perf_counter() - started
     rate = f", {tally.hands / seconds:.0f} hands/s" if tally.hands and seconds > 0 else ""

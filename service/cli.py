@@ -48,7 +48,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     audit = sub.add_parser("audit", help="audit hand records (.json: one hand, .jsonl: one per line, "
                                          "-: standard input)")
     audit.add_argument("files", nargs="+", metavar="FILE", help="a .json, .jsonl or .ndjson file, or -")
-    audit.add_argument("--lang", choices=["en", "zh"], default="en", help="language of the explanations")
+    audit.add_argument("--lang", choices=["en", "zh-Hans", "zh-Hant", "zh"], default="en",
+                       help="language of the report (zh: zh-Hans)")
     audit.add_argument("--json", action="store_true",
                        help="one JSON verdict per record (the POST /v1/hand answer, with its source)")
     audit.add_argument("--jobs", "-j", type=_jobs, default=None,

@@ -42,8 +42,13 @@ def _tag(locale: Locale) -> str:
     return "-".join(part for part in (locale.language, locale.script, locale.territory) if part)
 
 
-def _load() -> dict[str, tuple[Locale, Translations]]:
+Keys = dict[str, frozenset[tuple[str | None, str]]]
+
+
+def _load() -> tuple[dict[str, tuple[Locale, Translations]], Keys, Keys]:
     catalogs: dict[str, tuple[Locale, Translations]] = {}
+    keys: Keys = {}
+    plurals: Keys = {}
     for directory in sorted(LOCALES.iterdir()):
         po = directory / "LC_MESSAGES" / f"{DOMAIN}.po"
         if not po.is_file():
@@ -55,13 +60,17 @@ def _load() -> dict[str, tuple[Locale, Translations]]:
         write_mo(mo, catalog)
         mo.seek(0)
         catalogs[_tag(locale)] = (locale, Translations(mo, domain=DOMAIN))
+        found = [m for m in catalog if m.id]
+        keys[_tag(locale)] = frozenset((m.context, m.id[0] if isinstance(m.id, tuple) else m.id) for m in found)
+        plurals[_tag(locale)] = frozenset((m.context, m.id[0]) for m in found if isinstance(m.id, tuple))
     if DEFAULT not in catalogs:  # pragma: no cover - a broken checkout
         raise RuntimeError(f"no {DEFAULT} catalog under {LOCALES}")
-    return catalogs
+    return catalogs, keys, plurals
 
 
-CATALOGS = _load()
-"""BCP 47 tag → (locale, translations), for every catalog found."""
+CATALOGS, KEYS, PLURALS = _load()
+"""BCP 47 tag → (locale, translations), for every catalog found; the (context,
+key) of each catalog's messages; those of its messages with plural forms."""
 
 _LIKELY: Mapping[str, str] = get_global("likely_subtags")
 
@@ -124,6 +133,19 @@ def text(tag: str, context: str, key: str, params: Mapping[str, object] | None =
                 return found.format_map(params or {})
             except (KeyError, IndexError, ValueError):
                 return None
+    return None
+
+
+def template(tag: str, context: str, key: str, n: int = 1) -> str | None:
+    """The catalog text for ``(context, key)`` in ``tag`` (else English), unformatted;
+    a message with plural forms in the form the catalog's plural rule picks for
+    ``n``.  None when no catalog has it."""
+    for lang in (tag, DEFAULT):
+        if (context, key) in KEYS[lang]:
+            translations = CATALOGS[lang][1]
+            if (context, key) in PLURALS[lang]:
+                return str(translations.npgettext(context, key, key, n))
+            return str(translations.pgettext(context, key))
     return None
 
 

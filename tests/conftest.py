@@ -19,13 +19,15 @@ ROOT = Path(__file__).resolve().parent.parent
 SPEC_PATH = ROOT / "openapi.yaml"
 
 # Modules whose tests go to whichever xdist worker is free, one by one: each is
-# dominated by slow, independent tests (schemathesis' operations, hypothesis
-# properties) and has no module-scoped fixture. Every other module runs whole on
-# one worker, so its module fixtures (a browser, a generated client, a served
-# app) start once and its tests keep their order.
+# dominated by a few slow, independent tests (schemathesis' operations, hypothesis
+# properties, generated deals) and has no module-scoped fixture, so spreading them
+# evens out the two workers' loads. Every other module runs whole on one worker:
+# its module fixtures (a browser, a generated client, a served app) start once and
+# its tests keep their order.
 SPREAD = frozenset({
     "test_fuzz.py", "test_trick_properties.py", "test_follow_properties.py", "test_units.py",
     "test_fields_fast_paths.py", "test_error_bounds.py", "test_throw_properties.py", "test_fastload.py",
+    "test_level_constant_tractors.py",
 })
 
 

@@ -56,3 +56,10 @@ def served(app: Any) -> Iterator[str]:
         server.shutdown()
         thread.join(timeout=10)
         server.server_close()
+
+
+def said(reason: Any, lang: str = "en") -> str:
+    """A reason as the service words it in ``lang`` (``en``, ``zh-Hans``, ``zh-Hant``)."""
+    from service.explain import render
+
+    return render(reason, lang)

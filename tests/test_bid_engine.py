@@ -18,6 +18,8 @@ from engine.cards import BIG_JOKER, SMALL_JOKER, parse_card, parse_rank
 from engine.errors import InvalidInput
 from engine.rules import PRESET_VALUES, preset, rules_from_json
 from engine.trump import Trump
+from service.explain import words
+from tests.helpers import said
 
 TEN = parse_rank("10")
 
@@ -60,14 +62,14 @@ PRESET_FOR_DECKS = {1: "one-deck", 2: "two-deck", 3: "three-deck", 4: "four-deck
 def test_ladder_by_deck_count(decks: int) -> None:
     # seed 001 报牌规则: each step only "…三副牌 / …四副牌" with enough decks
     r = preset(PRESET_FOR_DECKS[decks])
-    assert [s.name for s in ladder(r)] == LADDERS[decks]
+    assert [words(s.step, "en") for s in ladder(r)] == LADDERS[decks]
     assert [s.rank for s in ladder(r)] == list(range(1, len(LADDERS[decks]) + 1))
 
 
 def test_ladder_cgc_splits_pairs_by_suit_and_has_the_overturn_joker_steps() -> None:
     # seed 002 抄底牌條件 (D < C < H < S at equal count) and 叫牌花色 "單張3，對3，對王，三張3，
     # 三張王，四張3，四張王": joker pairs and triples are on the ladder (to overturn only)
-    assert [s.name_zh for s in ladder(preset("four-deck-cgc"))] == [
+    assert [words(s.step, "zh-Hans") for s in ladder(preset("four-deck-cgc"))] == [
         "单张级牌",
         "两张方块级牌", "两张梅花级牌", "两张红桃级牌", "两张黑桃级牌",
         "两张小王", "两张大王",
@@ -97,7 +99,7 @@ def test_every_ladder_step(decks: int, index: int) -> None:
     names = LADDERS[decks]
     here = bid(1, _cards_for(names[index], "S"))
     step = strength(r, here.cards)
-    assert step is not None and step.rank == index + 1 and step.name == names[index]
+    assert step is not None and step.rank == index + 1 and words(step.step, "en") == names[index]
     fresh = judge(r, None, here)
     assert fresh.valid and fresh.reason.code == "bid.opens" and fresh.strength == step
     joker = "joker" in names[index]
@@ -176,7 +178,7 @@ def test_options(overrides: dict[str, object], standing: Bid, new: Bid, valid: b
     kept = new if valid else standing
     assert verdict.standing == kept
     assert verdict.trump == Trump(TEN, None if kept.cards[0] in (SMALL_JOKER, BIG_JOKER) else kept.cards[0] // 13)
-    assert verdict.reason.en and verdict.reason.zh
+    assert said(verdict.reason) and said(verdict.reason, "zh-Hans")
 
 
 def test_self_rule_is_checked_before_strength() -> None:
@@ -298,7 +300,7 @@ def test_seed_002_cgc_no_trump_only_with_four_jokers_big_over_small() -> None:
         "bid.too_few_jokers", "bid.opens", "bid.overturns", "bid.overturns", "bid.outbids", "bid.overturns",
         "bid.overturns", "bid.outbids", "bid.overturns", "bid.overturns", "bid.outbids",
     ]
-    assert "may only overturn" in result.steps[0].reason.en and "只能用来反主" in result.steps[0].reason.zh
+    assert "may only overturn" in said(result.steps[0].reason) and "只能用来反主" in said(result.steps[0].reason, "zh-Hans")
     assert result.first_invalid == 0 and result.trump == Trump(three, None)
     weaker = judge(r, bid(1, "BJ BJ BJ BJ"), bid(0, "SJ SJ SJ SJ"), three)
     assert weaker.reason.code == "bid.weaker"

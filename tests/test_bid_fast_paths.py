@@ -12,13 +12,12 @@ from engine.bidding import (
     check_bid_cards,
     declared_trump,
     ladder,
-    step_name,
-    step_name_zh,
     strength,
 )
 from engine.cards import JOKERS, KINDS, rank_of, suit_of
 from engine.rules import PRESET_VALUES, preset, rules_from_json
 from engine.trump import Trump
+from service.explain import words
 
 RULE_SETS = [preset(name) for name in PRESET_VALUES] + [
     rules_from_json({"preset": "three-deck", "bid_suit_precedence": True}),
@@ -43,13 +42,11 @@ def test_strength_is_the_ladder_step_of_every_card_and_count(rules) -> None:  # 
 
 def test_step_names_follow_the_step() -> None:
     # seed 001: 对小王 (a pair of small jokers); seed 002: 對黑桃10 (a pair of spade level cards)
-    names = {(s.count, s.joker, s.suit): (s.name, s.name_zh) for s in ladder(preset("four-deck-cgc"))}
-    assert names[2, None, 0] == ("pair of level cards in spades", "两张黑桃级牌")
-    assert names[4, 53, None] == ("four big jokers", "四张大王")
-    assert names[1, None, None] == ("single level card", "单张级牌")
-    for step in ladder(preset("four-deck-cgc")):
-        assert (step.name, step.name_zh) == (step_name(step.count, step.joker, step.suit),
-                                             step_name_zh(step.count, step.joker, step.suit))
+    names = {(s.count, s.joker, s.suit): tuple(words(s.step, tag) for tag in ("en", "zh-Hans", "zh-Hant"))
+             for s in ladder(preset("four-deck-cgc"))}
+    assert names[2, None, 0] == ("pair of level cards in spades", "两张黑桃级牌", "兩張黑桃級牌")
+    assert names[4, 53, None] == ("four big jokers", "四张大王", "四張大王")
+    assert names[1, None, None] == ("single level card", "单张级牌", "單張級牌")
 
 
 def test_declared_trump_is_the_bid_suit_at_the_level() -> None:

@@ -25,6 +25,7 @@ from engine.rules import preset
 from service.auditor import audit_command, load_hand, run_audit
 from service.cli import main
 from tests.deal import hand_body, illegal_follow, play_hand
+from tests.helpers import said
 
 ROOT = Path(__file__).resolve().parent.parent
 TIME_LINE = re.compile(r"audited \d+ hand\(s\) in [\d.]+ s(, \d+ hands/s)?, \d+ process\(es\)\n")
@@ -108,14 +109,14 @@ def test_json_lines_in_chinese(tmp_path: Path, capsys: Any) -> None:
     path.write_bytes(b"\n".join(lines) + b"\n")
     assert main(["audit", str(path), "--lang", "zh", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
-    assert out.count("== ") == 4 and f"{path}:3: clean" in out  # three hands and the summary
+    assert out.count("== ") == 4 and f"{path}:3: 无违规" in out  # three hands and the summary
 
     dirty, _, _ = dirty_line()
     path.write_bytes(dirty)
     first = run_audit(load_hand(orjson.loads(dirty))).violations[0].reason
     assert main(["audit", str(path), "--lang", "zh"]) == 1
     out = capsys.readouterr().out
-    assert f"follow.illegal: {first.zh}\n" in out and first.en not in out
+    assert f"follow.illegal: {said(first, 'zh-Hans')}\n" in out and said(first) not in out
 
 
 def test_summary_counts(mixed: tuple[Path, int, int], capsys: Any) -> None:
@@ -126,11 +127,11 @@ def test_summary_counts(mixed: tuple[Path, int, int], capsys: Any) -> None:
     dirty = run_audit(load_hand(orjson.loads(path.read_bytes().splitlines()[2])))
     codes = Counter(v.reason.code for v in dirty.violations)
     assert codes["follow.illegal"] == 1 and dirty.first_violation.reason.code == "follow.illegal"  # type: ignore[union-attr]
-    assert out.count(": clean\n") == 6 and out.count(f": {codes.total()} violation(s)\n") == 2
+    assert out.count(": clean\n") == 6 and out.count(f": {codes.total()} violation{'s' if codes.total() != 1 else ''}\n") == 2
     width = max(map(len, codes))
     by_code = sorted(codes.items(), key=lambda item: (-item[1], item[0]))
     assert out.endswith(
-        "== summary: 10 hand(s): 6 clean, 2 with violations, 2 bad input\n"
+        "== summary: 10 hands: 6 clean, 2 with violations, 2 bad input\n"
         "   violations by code:\n" + "".join(f"     {code:<{width}}  {2 * n}\n" for code, n in by_code)
     )
     assert f"{path}:5: not JSON" in captured.err and f"{path}:9: /kitty/0: " in captured.err
@@ -146,8 +147,8 @@ def test_quiet_prints_the_violations_and_the_summary(mixed: tuple[Path, int, int
     n = len(dirty.violations)
     blocks = out.split("== ")[1:]
     assert [b.splitlines()[0] for b in blocks] == [
-        f"{path}:3: {n} violation(s)", f"{path}:8: {n} violation(s)",
-        "summary: 10 hand(s): 6 clean, 2 with violations, 2 bad input",
+        f"{path}:3: {n} violation{'s' if n != 1 else ''}", f"{path}:8: {n} violation{'s' if n != 1 else ''}",
+        "summary: 10 hands: 6 clean, 2 with violations, 2 bad input",
     ]
     shown = blocks[0].splitlines()[1:]
     assert len(shown) == n and shown[0].startswith(f"   trick {k + 1:2d} seat {seat}: follow.illegal: ")
@@ -183,7 +184,7 @@ def test_json_is_the_endpoints_answer_with_its_source(mixed: tuple[Path, int, in
                                               "message": verdicts[2]["violations"][0]["message"]}
     assert verdicts[4]["status"] == 400 and verdicts[4]["code"] == "malformed_json"
     assert verdicts[8]["status"] == 422 and verdicts[8]["errors"][0]["pointer"] == "/kitty/0"
-    assert "== summary: 10 hand(s): 6 clean, 2 with violations, 2 bad input" in captured.err
+    assert "== summary: 10 hands: 6 clean, 2 with violations, 2 bad input" in captured.err
 
     assert main(["audit", str(path), "--json", "--lang", "zh", "--jobs", "1"]) == 2
     chinese = [orjson.loads(line) for line in capsys.readouterr().out.splitlines()][2]
@@ -213,7 +214,7 @@ def test_stdin_json_lines_and_one_document(monkeypatch: Any, capsys: Any) -> Non
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(lines)))
     assert main(["audit", "-", "--jobs", "1"]) == 1
     out = capsys.readouterr().out
-    assert "== <stdin>:1: clean" in out and "== <stdin>:3: 4 violation(s)" in out
+    assert "== <stdin>:1: clean" in out and "== <stdin>:3: 4 violations" in out
 
     pretty = orjson.dumps(orjson.loads(clean_line()), option=orjson.OPT_INDENT_2)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(pretty)))
@@ -372,3 +373,22 @@ def test_the_benchmark_runs(tmp_path: Path) -> None:
     assert set(rows) == {"2", "1"} and all(row[2] == "4" for row in rows.values())
     assert len((tmp_path / "h.jsonl").read_bytes().splitlines()) == 4
     assert "to a worker and back:" in done.stdout
+
+
+@pytest.mark.parametrize(("lang", "tag"), [("zh", "zh-Hans"), ("zh-Hans", "zh-Hans"), ("zh-Hant", "zh-Hant")])
+def test_the_report_is_worded_by_the_catalog_of_its_language(
+    mixed: tuple[Path, int, int], capsys: Any, lang: str, tag: str
+) -> None:
+    """Every line of a Chinese report is Chinese: the trick lines, the kitty and the
+    settlement (worded by its reasons, no raw outcome code) and the summary."""
+    path, k, seat = mixed
+    assert main(["audit", str(path), "--lang", lang, "--jobs", "1"]) == 2
+    out = capsys.readouterr().out
+    clean = out.split("== ")[1]
+    assert "trick" not in clean and "kitty" not in clean and "settle" not in clean and "defenders" not in clean
+    settle = next(line for line in clean.splitlines() if line.startswith(("  升级：", "  升級：")))
+    assert "dealer_keeps" not in settle and "defenders_take_over" not in settle
+    assert ("第1轮" if tag == "zh-Hans" else "第1輪") in clean
+    assert ("汇总：共10手牌" if tag == "zh-Hans" else "彙總：共10手牌") in out
+    dirty = run_audit(load_hand(orjson.loads(path.read_bytes().splitlines()[2])))
+    assert f"follow.illegal: {said(dirty.violations[0].reason, tag)}\n" in out

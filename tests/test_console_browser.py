@@ -146,13 +146,20 @@ def set_rules(driver: Any, preset: str, level: str, suit: str) -> None:
     enter(driver, {"preset": preset, "trump-level": level, "trump-suit": suit})
 
 
+POLL = 0.05  # seconds between two looks (Selenium's default, 0.5 s, is mostly idle time on loopback)
+
+
 def until(driver: Any, check: Any) -> Any:
     """Wait for ``check(driver)``; a verdict redrawn meanwhile is looked up again."""
-    return WebDriverWait(driver, 15, ignored_exceptions=[StaleElementReferenceException]).until(check)
+    return WebDriverWait(driver, 15, poll_frequency=POLL, ignored_exceptions=[StaleElementReferenceException]).until(
+        check
+    )
 
 
 def wait_for(driver: Any, selector: str) -> Any:
-    return WebDriverWait(driver, 15).until(ec.presence_of_element_located((By.CSS_SELECTOR, selector)))
+    return WebDriverWait(driver, 15, poll_frequency=POLL).until(
+        ec.presence_of_element_located((By.CSS_SELECTOR, selector))
+    )
 
 
 def cards_in(element: Any) -> list[str]:

@@ -29,7 +29,7 @@ def test_refused_follow_explains_itself(api: Any) -> None:
     assert (req["suit"], req["held"], req["cards"], req["rule"]) == ("H", 8, 6, "generic")
     assert req["tractor_cards"] == 4 and req["tuples"] == [{"width": 2, "count": 3}]
     assert req["pattern"] == [{"shapes": [{"width": 2, "length": 2, "count": 1}, {"width": 2, "length": 1, "count": 1}], "singles": 0}]
-    assert req["text"] == "6 hearts forming a 2-pair tractor + a pair"
+    assert req["text"] == "6 cards in hearts forming a 2-pair tractor + a pair"
     assert data["example"] == ["9H", "9H", "7H", "7H", "6H", "6H"]
     assert data["reached"]["tuples"] == [{"width": 2, "count": 2}]
     assert data["lead_units"][0]["type"] == "tractor"
@@ -42,7 +42,7 @@ def test_chinese_on_request(api: Any) -> None:
     data = resp.get_json()
     assert resp.headers["Content-Language"] == "zh-Hans"
     assert "Accept-Language" in resp.headers["Vary"]
-    assert data["reasons"][0]["message"].startswith("在拖拉机张数相同的前提下")
+    assert data["reasons"][0]["message"].startswith("拖拉机跟足之后")
     assert data["required"]["text"] == "6张红桃，组成一个两连拖 + 一对"
 
 

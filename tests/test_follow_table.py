@@ -16,6 +16,8 @@ from engine.follow import check_follow, judge_follow
 from engine.rules import rules_from_json
 from engine.shapes import Shape
 from engine.trump import Trump, trump_order
+from service.explain import pattern
+from tests.helpers import said
 
 
 def cards(text: str) -> list[int]:
@@ -171,7 +173,7 @@ def test_follow_case(rules: Any, trump: Any, lead: str, hand: str, play: str, le
     assert verdict.legal is legal
     assert [x.code for x in verdict.reasons][:1] == ([code] if code else [])
     for reason in verdict.reasons:
-        assert reason.en and reason.zh and reason.en != reason.zh
+        assert len({said(reason), said(reason, "zh-Hans"), said(reason, "zh-Hant")}) == 3
     # the example play is always legal, and so is the play itself when legal
     assert judge_follow(check_follow(cards(lead), cards(hand), list(verdict.example), order, r)).legal is True
 
@@ -199,12 +201,15 @@ def test_the_longest_tractor_first_in_words() -> None:
     v = judge_follow(check_follow(cards(LONGEST[0]), cards(LONGEST[1]), cards("7H 7H 8H 8H JH JH QH QH"), order_of(r, ("2", "S")), r))
     (reason,) = v.reasons
     assert reason.code == TRACTOR
-    assert "a 3-pair tractor within the lead's tractors (a 4-pair tractor)" in reason.en
-    assert "longest first" in reason.en and "only 2 2-pair tractors" in reason.en
-    assert "三连拖" in reason.zh and "两个两连拖" in reason.zh
+    en, zh, zh_hant = said(reason), said(reason, "zh-Hans"), said(reason, "zh-Hant")
+    assert "a 3-pair tractor within the lead's tractors (a 4-pair tractor)" in en
+    assert "for example a 3-pair tractor + a pair" in en
+    assert "longest first" in en and en.endswith("places only 2 2-pair tractors.")
+    assert "放入一个三连拖" in zh and "只放入两个两连拖" in zh
+    assert "放入一個三連拖" in zh_hant and "只放入兩個兩連拖" in zh_hant
     structure = v.required.structure
     assert structure is not None and structure.tractors == (Shape(2, 3),)
-    assert structure.text() == "a 3-pair tractor + a pair"
+    assert pattern(structure.pattern(), "en") == "a 3-pair tractor + a pair"
 
 
 def test_no_play_means_legal_null_and_an_example() -> None:
@@ -214,9 +219,10 @@ def test_no_play_means_legal_null_and_an_example() -> None:
     assert (req.suit, req.held, req.cards, req.rule) == (1, 8, 6, "generic")
     assert req.structure is not None
     assert req.structure.tractor_cards == 4 and req.structure.tuples == ((2, 3),)
-    assert req.structure.text() == "a 2-pair tractor + a pair"
-    assert req.describe().en == "6 hearts forming a 2-pair tractor + a pair"
-    assert req.describe().zh == "6张红桃，组成一个两连拖 + 一对"
+    assert pattern(req.structure.pattern(), "en") == "a 2-pair tractor + a pair"
+    assert said(req.describe()) == "6 cards in hearts forming a 2-pair tractor + a pair"
+    assert said(req.describe(), "zh-Hans") == "6张红桃，组成一个两连拖 + 一对"
+    assert said(req.describe(), "zh-Hant") == "6張紅桃，組成一個兩連拖 + 一對"
     # the example: 6677 + the lowest pair (99), high → low
     assert v.example == tuple(cards("9H 9H 7H 7H 6H 6H"))
 
@@ -244,7 +250,8 @@ def test_pattern_step_reached(rules: Any, trump: Any, lead: str, hand: str, step
 def test_required_rules_without_structure() -> None:
     short = required("two-deck", ("2", "H"), "3S 3S 4S 4S", "AS 7H 8H 9C 2D").required
     assert (short.rule, short.cards, short.held, short.structure) == ("all_suit_cards", 1, 1, None)
-    assert "all 1 spades held" in short.describe().en
+    assert said(short.describe()) == "every card you hold in spades (1), then any 3 other cards"
+    assert said(short.describe(), "zh-Hans") == "全部1张黑桃，再垫3张其他牌"
     only = required({"preset": "two-deck", "follow_draw": "suit_only"}, ("2", "S"), *RULES_334455).required
     assert (only.rule, only.cards, only.structure) == ("suit_only", 6, None)
 
@@ -254,9 +261,9 @@ def test_reasons_name_the_steps() -> None:
     order = order_of(r, ("10", "H"))
     v = judge_follow(check_follow(cards(FOUR_7788[0]), cards(FOUR_7788[1]), cards("3S 3S 5S 5S"), order, r))
     (reason,) = v.reasons
-    assert "step 1 of 4: a 2-pair tractor or a quad" in reason.en
-    assert "step 2 of 4: 2 pairs" in reason.en
-    assert "第1步（共4步）" in reason.zh and "第2步" in reason.zh
+    assert "step 1 of 4: a 2-pair tractor or a quad" in said(reason)
+    assert "step 2 of 4: 2 pairs" in said(reason)
+    assert "第1步（共4步）" in said(reason, "zh-Hans") and "第2步" in said(reason, "zh-Hans")
     assert v.reached is not None and v.reached.step == 2
 
 

@@ -16,6 +16,7 @@ from engine.errors import InvalidInput
 from engine.fry import FRY_LADDER_SIZE, NO_TRUMP, Fry, fry_dealer, fry_step, judge_fries
 from engine.rules import preset, rules_from_json
 from engine.trump import Trump
+from tests.helpers import said
 
 TEN = parse_rank("10")
 CGC = preset("four-deck-cgc")
@@ -78,7 +79,7 @@ def test_one_fry(standing: str, attempt: str, code: str, trump: Trump) -> None:
     step = seq.steps[0]
     assert (step.reason.code, step.trump) == (code, trump)
     assert seq.kitty_holder == (1 if code == "fry.fries" else 0)
-    assert step.reason.en and step.reason.zh
+    assert said(step.reason) and said(step.reason, "zh-Hans")
 
 
 def test_four_jokers_name_no_trump_or_any_suit() -> None:
@@ -100,7 +101,7 @@ def test_no_self_fry_until_another_player_fries() -> None:
                       [fry(1, "10S 10S"), fry(2, "10S 10S"), fry(1, "SJ SJ")])
     assert [s.reason.code for s in seq.steps] == ["fry.own_declaration", "fry.fries", "fry.fries"]
     assert (seq.kitty_holder, seq.declarer, seq.trump) == (1, 1, Trump(TEN, None))
-    assert "不能自反" in seq.steps[0].reason.zh
+    assert "不能自反" in said(seq.steps[0].reason, "zh-Hans")
 
 
 def test_the_frier_cannot_fry_over_itself() -> None:
@@ -310,7 +311,7 @@ def test_redeal_api(api: Any) -> None:
     assert data["reasons"][0]["code"] == "bid.redeal"
     zh = api.post("/v1/bid/resolve", {"rules": "four-deck-cgc", "trump": {"level": "10"}, "bids": [],
                                       "first_hand": True}, headers={"Accept-Language": "zh"}).get_json()
-    assert zh["reasons"][0]["message"] == "第一局无人亮主：重新发牌"
+    assert zh["reasons"][0]["message"] == "第一局无人亮主：重新发牌。"
 
 
 def test_joker_pair_overturn_api(api: Any) -> None:

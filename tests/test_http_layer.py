@@ -28,7 +28,7 @@ def reference_with_language(resp: Response, lang: str) -> Response:
     """The language headers as first written, through werkzeug's own setters (what the
     service must keep answering)."""
     headers = resp.headers
-    headers["Content-Language"] = {"en": "en", "zh": "zh-Hans"}[lang]
+    headers["Content-Language"] = lang
     if "Vary" in headers:
         resp.vary.add("Accept-Language")
     else:
@@ -43,7 +43,7 @@ def _headers(resp: Response) -> list[tuple[str, str]]:
     return list(resp.headers.items())
 
 
-@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("lang", ["en", "zh-Hans", "zh-Hant"])
 def test_json_response_with_a_language_is_the_response_with_language(lang: str) -> None:
     fast = json_response(OBJ, lang)
     slow = reference_with_language(reference_json_response(OBJ), lang)
@@ -96,11 +96,14 @@ def test_a_body_over_the_app_limit_is_413() -> None:
     assert big.status_code == 413
 
 
-@pytest.mark.parametrize(("header", "lang"), [(None, "en"), ("zh", "zh"), ("zh-CN,en;q=0.5", "zh"), ("zh-CN", "zh"),
-                                               ("zh-TW", "zh"), ("en,zh;q=0.9", "en"), ("fr", "en"), ("*", "en"),
-                                               ("zh;q=0, en", "en")])
+@pytest.mark.parametrize(("header", "lang"), [(None, "en"), ("zh", "zh-Hans"), ("zh-CN,en;q=0.5", "zh-Hans"),
+                                               ("zh-CN", "zh-Hans"), ("zh-SG", "zh-Hans"), ("zh-Hans", "zh-Hans"),
+                                               ("zh-TW", "zh-Hant"), ("zh-HK", "zh-Hant"), ("zh-Hant", "zh-Hant"),
+                                               ("zh-MO", "zh-Hant"), ("en,zh;q=0.9", "en"), ("fr", "en"),
+                                               ("*", "en"), ("zh;q=0, en", "en"), ("zh-TW;q=0.5, zh-CN", "zh-Hans")])
 def test_language_is_the_accept_language_choice(header: str | None, lang: str, app: Any) -> None:
-    """Either Chinese script gives the engine's (Simplified) reasons."""
+    """Traditional Chinese for zh-TW, zh-HK, zh-MO and zh-Hant; Simplified for zh,
+    zh-CN, zh-SG and zh-Hans; else English (q-values decide the order)."""
     headers = {} if header is None else {"Accept-Language": header}
     with app.test_request_context("/v1/settle", headers=headers):
         assert language() == lang

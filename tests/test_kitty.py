@@ -15,6 +15,7 @@ from engine.errors import InvalidInput
 from engine.kitty import check_kitty, kitty_result
 from engine.rules import Rules, preset, rules_from_json
 from engine.trump import Trump
+from tests.helpers import said
 
 
 def cards(text: str) -> list[int]:
@@ -128,7 +129,7 @@ def test_multiplier(case: str, r: Rules, t: Trump, lead: str, multiplier: int, u
         assert result.awarded == multiplier * result.kitty_points
         assert result.to == ("defenders" if result.awarded else "none")
         assert result.defender_points_after == 100 + result.awarded
-    assert result.reasons and all(x.code.startswith("kitty.") and x.zh for x in result.reasons)
+    assert result.reasons and all(x.code.startswith("kitty.") and said(x, "zh-Hans") for x in result.reasons)
 
 
 def test_seed_001_worked_award() -> None:

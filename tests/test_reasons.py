@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from engine.reasons import Reason
+from engine.reasons import Cards, Reason, Seat, Suit, reason
 from engine.throw import Blocker, FailedUnit, Penalty, ThrowVerdict
 from engine.units import Unit
 
@@ -22,12 +22,12 @@ def _verdict() -> ThrowVerdict:
     blocker = Blocker(1, (12, 12), 2, 1)
     return ThrowVerdict(
         0, 0, False, (unit,), (FailedUnit(unit, (blocker,)),), unit, unit.cards, Penalty("match_point", 1, 0),
-        (Reason("throw.unit_beaten", "Seat 1 holds AS AS", "1号位有 AS AS"),),
+        (Reason("throw.unit_beaten", (("seat", Seat(1)), ("held", Cards((12, 12))))),),
     )
 
 
 RECORDS: list[Any] = [
-    Reason("follow.must_play_pair", "You hold a pair", "有对子必须出对子"),
+    Reason("follow.must_play_pair", (("n", 1), ("suit", Suit(0))), "none"),
     Blocker(2, (3, 3, 3, 3), 4, 1, True),
     Blocker(seat=1, cards=(5,), width=1, length=1),
     FailedUnit(Unit(1, 1, (4,), 8, 0), (Blocker(3, (7,), 1, 1),)),
@@ -60,17 +60,16 @@ def test_a_record_behaves_as_a_frozen_dataclass(record: Any) -> None:
 
 
 def test_keywords_defaults_replace_and_match() -> None:
-    reason = Reason(code="throw.stands", en="It stands.", zh="甩牌成功。")
-    assert (reason.code, reason.en, reason.zh) == ("throw.stands", "It stands.", "甩牌成功。")
-    assert reason.message() == "It stands." and reason.message("en") == "It stands."
-    assert reason.message("zh") == "甩牌成功。"
-    other = dataclasses.replace(reason, en="Other.")
-    assert other != reason and other.code == reason.code and other.zh == reason.zh
-    match reason:
-        case Reason(code, en, zh):
-            assert (code, en, zh) == ("throw.stands", "It stands.", "甩牌成功。")
+    made = Reason(code="throw.stands", params=(("suit", Suit(0)), ("n", 2)))
+    assert (made.code, made.params, made.form, made.key) == ("throw.stands", (("suit", Suit(0)), ("n", 2)), "", "throw.stands")
+    assert made == reason("throw.stands", suit=Suit(0), n=2) and made.param("n") == 2 and made.param("x") is None
+    other = dataclasses.replace(made, form="x")
+    assert other != made and other.code == made.code and other.key == "throw.stands/x"
+    match made:
+        case Reason(code, params, form):
+            assert (code, params, form) == ("throw.stands", (("suit", Suit(0)), ("n", 2)), "")
         case _:
-            pytest.fail("Reason(code, en, zh) does not match")
+            pytest.fail("Reason(code, params, form) does not match")
     assert Blocker(1, (5,), 1, 1).wider_shape is False
     assert dataclasses.replace(Blocker(1, (5,), 1, 1), wider_shape=True) == Blocker(1, (5,), 1, 1, True)
     verdict = _verdict()
@@ -78,10 +77,9 @@ def test_keywords_defaults_replace_and_match() -> None:
 
 
 def test_records_differ_field_by_field() -> None:
-    base = ("a.b", "x", "y")
-    for i in range(3):
-        changed = list(base)
-        changed[i] += "!"
-        assert Reason(*changed) != Reason(*base)
+    base = Reason("a.b", (("n", 1),), "y")
+    assert Reason("a.c", base.params, base.form) != base
+    assert Reason(base.code, (("n", 2),), base.form) != base
+    assert Reason(base.code, base.params, "z") != base
     assert Blocker(1, (5,), 1, 1) != Blocker(2, (5,), 1, 1)
     assert Blocker(1, (5,), 1, 1) != Blocker(1, (5,), 1, 1, True)

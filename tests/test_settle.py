@@ -15,6 +15,7 @@ from engine.errors import InvalidInput
 from engine.levels import LEVEL_TABLES, level_table_from_json
 from engine.rules import PRESET_VALUES, Rules, preset, rules_from_json
 from engine.settle import settle
+from tests.helpers import said
 
 D, F = "dealer", "defenders"
 
@@ -140,7 +141,7 @@ def test_passing_a_wins(level: str, points: int, new: str, won: bool) -> None:
 def test_reasons_name_the_band() -> None:
     s = settle(preset("two-deck"), 0, 85, (0, 0))
     assert s.reasons[0].code == "settle.defenders_take_over"
-    assert "80–115" in s.reasons[0].en and "80–115" in s.reasons[0].zh
+    assert "80–115" in said(s.reasons[0]) and "80–115" in said(s.reasons[0], "zh-Hans")
 
 
 @pytest.mark.parametrize(

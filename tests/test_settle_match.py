@@ -147,9 +147,9 @@ def test_mandatory_stop_explained(api: Any) -> None:
     data = api.post("/v1/settle", body).get_json()
     assert (data["new_levels"], data["stopped_at"], data["levels_gained"]) == ({"A": "9", "B": "5"}, "5", 2)
     stop = next(r for r in data["reasons"] if r["code"] == "settle.mandatory_stop")
-    assert stop["message"].startswith("team B stops at 5: 5 must be played")
+    assert stop["message"].startswith("At level 5, team B (seats 1 and 3) stops: 5 must be played")
     zh = api.post("/v1/settle", body, headers={"Accept-Language": "zh"}).get_json()
-    assert any("5 必打" in r["message"] for r in zh["reasons"])
+    assert any("5必打" in r["message"] for r in zh["reasons"])
 
 
 @pytest.mark.parametrize(

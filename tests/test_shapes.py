@@ -55,4 +55,4 @@ def test_every_team_is_a_or_b(api: Any) -> None:
 def test_the_game_won_text_names_the_team(api: Any) -> None:
     settle = api.post("/v1/settle", {"dealer": 0, "defender_points": 0, "levels": {"A": "Q", "B": "3"}}).get_json()
     assert settle["game_won"] is True
-    assert any(r["message"].startswith("team A goes from Q past A") for r in settle["reasons"])
+    assert "From level Q, team A (seats 0 and 2) climbs past level A: it wins the game." in [r["message"] for r in settle["reasons"]]

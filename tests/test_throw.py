@@ -16,6 +16,7 @@ from engine.errors import InvalidInput
 from engine.rules import rules_from_json
 from engine.throw import check_throw, judge_throw
 from engine.trump import TRUMP, Trump, trump_order
+from tests.helpers import said
 
 
 def cards(text: str) -> list[int]:
@@ -285,13 +286,15 @@ def test_reasons_name_every_beater_in_both_languages() -> None:
     v = judge("9S 8S 8S 4S 4S", {1: "3S", 2: "QS QS", 3: "2S"})
     beaten = [r for r in v.reasons if r.code == "throw.unit_beaten"]
     assert len(beaten) == sum(len(f.beaten_by) for f in v.failed_units) == 3
-    assert all("QS" in r.en and "QS" in r.zh and "2号位" in r.zh for r in beaten)
+    assert all("Q♠" in said(r) and "黑桃Q" in said(r, "zh-Hans") for r in beaten)
+    assert any("2号位" in said(r, "zh-Hans") and "2號位" in said(r, "zh-Hant") for r in beaten)
     forced = v.reasons[-1]
-    assert forced.code == "throw.forced.lowest_failed" and "4S 4S" in forced.en and "4S 4S" in forced.zh
+    assert forced.code == "throw.forced.lowest_failed" and "4♠ 4♠" in said(forced)
+    assert "黑桃4、黑桃4" in said(forced, "zh-Hans")
     stands = judge("AS AS KS", {1: "QS"}).reasons
     assert [r.code for r in stands] == ["throw.stands"]
     wider = judge("AS AS AS AS 7S 7S 8S 8S", {2: "3S 3S 3S 3S"}, rules="four-deck", level="5").reasons
-    assert wider[0].code == "throw.unit_beaten_by_wider_shape" and "quad" in wider[0].en
+    assert wider[0].code == "throw.unit_beaten_by_wider_shape" and "quad" in said(wider[0])
 
 
 def test_blocker_reports_the_wider_shape() -> None:
@@ -433,4 +436,4 @@ def test_throw_when_others_void(rules: Any, lead: str, hands: dict[int, str], re
         assert not v.valid and v.forced_unit is None and v.forced_play == () and v.failed_units == ()
         assert v.penalty.kind == "none"
         assert [r.code for r in v.reasons] == ["throw.refused_others_void"]
-        assert all(r.en and r.zh for r in v.reasons)
+        assert all(said(r) and said(r, "zh-Hans") for r in v.reasons)

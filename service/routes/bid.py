@@ -7,13 +7,14 @@ from typing import Any
 
 from marshmallow import Schema, ValidationError, fields, validate
 
-from engine.bidding import Bid, BidVerdict, judge_bid, resolve_bids
+from engine.bidding import Bid, BidVerdict, Strength, judge_bid, resolve_bids
 from engine.cards import SUITS
 from engine.errors import InvalidInput, Problem
-from engine.fry import NO_TRUMP, Fry, FrySequence, fry_dealer, judge_fries
+from engine.fry import NO_TRUMP, Fry, FrySequence, FryStep, fry_dealer, judge_fries
 from engine.trump import Trump
 from service.api import json_response, language, load, reason_json, v1
 from service.errors import coded, register_message
+from service.explain import words
 from service.fields import CardsField, Record, RulesField, SeatField, StrictBoolean, TrumpField
 from service.metrics import count_verdict
 from service.render import cards_json
@@ -111,13 +112,18 @@ def _verdict_json(
     out["valid"] = verdict.valid
     out["reasons"] = [reason_json(verdict.reason, lang)]
     out["trump"] = declares if verdict.trump is verdict.declares else _trump_json(verdict.trump)
-    out["strength"] = None if verdict.strength is None else verdict.strength.as_json(lang)
+    out["strength"] = None if verdict.strength is None else _strength_json(verdict.strength, lang)
     out["declares"] = declares
     if standing is not None and shown is not None and id(standing) in shown:
         out["standing"] = shown[id(standing)]
     else:
         out["standing"] = _bid_json(standing)
     return out
+
+
+def _strength_json(strength: Strength | FryStep, lang: str) -> dict[str, Any]:
+    """A step of the bidding or fry ladder: its rank, the ladder's length and its name in ``lang``."""
+    return strength.as_json() | {"name": words(strength.step, lang)}
 
 
 @v1.post("/bid")
@@ -182,7 +188,7 @@ def _fry_json(seq: FrySequence, lang: str) -> dict[str, Any]:
             "names": names[v.fry.names],
             "valid": v.valid,
             "reasons": [reason_json(v.reason, lang)],
-            "strength": None if v.step is None else v.step.as_json(lang),
+            "strength": None if v.step is None else _strength_json(v.step, lang),
             "kitty_holder": v.kitty_holder,
             "trump": v.trump.as_json(),
         }

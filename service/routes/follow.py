@@ -10,6 +10,7 @@ from marshmallow import Schema
 from engine.follow import FollowVerdict, Requirement, Structure, check_follow, judge_follow
 from engine.trump import trump_order
 from service.api import json_response, language, load, reasons_json, v1
+from service.explain import pattern, render
 from service.fields import CardsField, RulesField, TrumpField
 from service.metrics import count_verdict
 from service.render import cards_json, units_json
@@ -32,13 +33,13 @@ def structure_json(structure: Structure | None, lang: str) -> dict[str, Any] | N
     rendered once, and a response only ever reads the dict it is given."""
     if structure is None:
         return None
-    return structure.as_json() | {"text": structure.text(lang)}
+    return structure.as_json() | {"text": pattern(structure.pattern(), lang)}
 
 
 @lru_cache(maxsize=1024)
 def requirement_json(req: Requirement, lang: str) -> dict[str, Any]:
     """A requirement as docs/api.md shows it, cached by value (as ``structure_json``)."""
-    return req.as_json() | {"text": req.describe().message(lang)}
+    return req.as_json() | {"text": render(req.describe(), lang)}
 
 
 def follow_json(verdict: FollowVerdict, lang: str) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from marshmallow import Schema, fields, validate
 from engine.audit import HandAudit, TrickAudit, TrickRecord, Violation, audit_hand
 from service.api import json_response, language, load, v1
 from service.errors import register_message
+from service.explain import render
 from service.fields import (
     CardsField,
     HandsField,
@@ -61,7 +62,7 @@ _schema = HandRequest()
 
 
 def violation_json(v: Violation, lang: str) -> dict[str, Any]:
-    return {"trick": v.trick, "seat": v.seat, "code": v.reason.code, "message": v.reason.message(lang)}
+    return {"trick": v.trick, "seat": v.seat, "code": v.reason.code, "message": render(v.reason, lang)}
 
 
 def trick_audit_json(t: TrickAudit, lang: str) -> dict[str, Any]:
