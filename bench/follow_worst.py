@@ -3,7 +3,7 @@
 Leads of many tractors in a long suit against four-deck hands rich in quads and
 tuples (found by review: they took seconds before the generic rule's dynamic
 programme was made to carry interchangeable lead tractors as one state and to keep
-only states that can still reach the most tractor cards, ``engine.generic``).
+only states that can still reach the best tractor pieces, ``engine.generic``).
 Each body is posted through the Flask test client with the engine's per-hand
 caches cleared before every call; figures are milliseconds per request: median
 and maximum of the wall-clock time, and median of the process's CPU time (the

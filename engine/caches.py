@@ -58,13 +58,12 @@ CACHES: tuple[Cache, ...] = (
     Cache(follow._ladder_plans, "(follow_patterns, lead shape)", 256),
     Cache(follow._lowest_first, "(trump order, suit)", 2048),
     Cache(generic._generic_score, "(suit view, counts, lead shape, protect)", 1024),
-    Cache(generic._greedy_score, "(histogram, lead shape, protect)", 4096),
     Cache(generic._position, "(kinds, copies, bottom, limit, links two steps up, linked below)", 2048),
-    Cache(generic._closings, "(free lead tractors, open pieces)", 2048),
-    Cache(generic._moves, "(frame, copies, bottom, late, protect, widest, links two steps up)", 2048),
-    Cache(generic._frame_room, "(frame)", 2048),
+    Cache(generic._closings, "(frame)", 2048),
+    Cache(generic._moves, "(free lead tractors, open pieces, copies, bottom, late, protect, widest, links two steps up)", 2048),
+    Cache(generic._bound, "(frame, copies left, limits of the runs ahead, lead shape)", 2048),
     Cache(generic._reach, "(frame, gap, copies, bottom, late, links two steps up, protect, widest)", 2048),
-    Cache(generic._tail, "(histogram, free lead tractors, tuples, widest, protect)", 4096),
+    Cache(generic._tail, "(histogram, free lead tractors, tuples, widest, protect)", 2048),
     # trick, throw, kitty, bids
     Cache(kitty._kitty_multiplier, "(lead units, kitty_multiplier, kitty_cap, trumps)", 1024),
     Cache(bidding._ladder, "(decks, bid_suit_precedence, no_trump_bid_min_jokers)", 64),
@@ -79,8 +78,8 @@ CACHES: tuple[Cache, ...] = (
 
 
 # Bytes per entry, measured (bench/cache_memory.py, 2026-12-01: 2,100 and 3,150 fresh
-# heavy requests, before and after these bounds, and after the generic rule's keys
-# gained the links two steps up): Python's allocations for the key,
+# heavy requests, before and after these bounds, after the generic rule's keys gained
+# the links two steps up and after follow._reached came): Python's allocations for the key,
 # the result and the cache's own link, the largest of the runs, both orders of
 # emptying (objects shared between caches counted with each), rounded up to 8 bytes.
 ENTRY_BYTES: dict[str, int] = {
@@ -89,26 +88,25 @@ ENTRY_BYTES: dict[str, int] = {
     "units._decompose": 248,
     "lead.lead_of": 528,
     "lead.lead_form": 712,
-    "follow._obligation_for": 344,
-    "follow._reached": 800,  # estimated (bench/cache_memory.py not re-run): a count vector and a structure
+    "follow._obligation_for": 528,
+    "follow._reached": 632,
     "trick._arrangements": 680,
     "follow._ladder_plans": 752,
     "follow._lowest_first": 416,
-    "generic._generic_score": 680,
-    "generic._greedy_score": 224,
+    "generic._generic_score": 904,
     "generic._position": 440,
     "generic._closings": 664,
     "generic._moves": 2344,
-    "generic._frame_room": 456,
-    "generic._reach": 1128,
+    "generic._bound": 640,  # estimated: _frame_room's measured entry and its limits (two small tuples) in the key
+    "generic._reach": 1384,
     "generic._tail": 344,
-    "kitty._kitty_multiplier": 608,
+    "kitty._kitty_multiplier": 616,
     "bidding._ladder": 1960,
     "bidding._steps": 16216,
     "follow._structure_pattern": 256,  # measured alone (tracemalloc, 14 structures of random follows); the Reason entries below predate reasons as facts
     "follow._describe_requirement": 288,
     "follow._suit_reason": 480,
-    "throw._single_unit": 552,
+    "throw._single_unit": 560,
     "trick._play_reasons": 552,
 }
 

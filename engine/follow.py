@@ -13,18 +13,19 @@
      for the single-unit leads it lists: a choice is as good as the first step
      it can form;
    * the **generic rule** for every other lead (all leads under ``classic``,
-     throws, unlisted shapes): a choice is scored by the vector
-     ``(T, N_W, …, N_2)`` compared lexicographically, where ``T`` is the
-     number of its cards that form tractors placed inside the lead's tractors
-     (several tractors may share one lead tractor if their lengths fit; a
-     tractor as wide as or narrower than the lead's), and ``N_v`` the number of
-     the lead's tuple positions (its pairs, triples, quads, those inside its
-     tractors included) filled by a tuple of exactly width v, one tuple per
-     position, a position taking a tuple no wider than itself.  With two decks
-     this is docs/rules.md §5's "(cards forming tractors inside lead tractors, then
-     pairs)" (seeds 000, 001, 003: 有拖拉機必須出拖拉機，無拖拉機則必須出對牌);
-     with more decks, "tractors, then widest tuples, then narrower tuples, as
-     many as the lead has".
+     throws, unlisted shapes): a choice is measured by its best arrangement
+     into the lead (``engine.generic.Measure``): first the tractor pieces it
+     places inside the lead's tractors (several may share one lead tractor if
+     their lengths fit; a piece as wide as or narrower than the lead
+     tractor's), sorted **longest first** and compared lexicographically (with
+     more than two decks a piece counts by its cards, then its width); then
+     ``N_W, …, N_2``, the lead's tuple positions (its pairs, triples, quads,
+     those inside its tractors included) filled by a tuple of exactly width v,
+     one tuple per position, a position taking a tuple no wider than itself.
+     With two decks this is docs/rules.md §5's "tractors, longest first, then
+     pairs" (seeds 000, 001, 003: 有拖拉機必須出拖拉機，無拖拉機則必須出對牌; seed
+     000 四副 puts "1连3+1对子" before "1连对+两对子"); with more decks, "tractors,
+     then widest tuples, then narrower tuples, as many as the lead has".
 
    ``follow_draw = suit_only`` keeps only the suit rule (shengji.io's
    NoFormatBasedDraw).  ``protect_longer_tuples``: when scoring what the *hand*
@@ -39,10 +40,10 @@ tractors (at most two per step in the seeds' lists, each with O(k·m²)
 placements, m ≤ 4 kinds per step) then a greedy pass for its tuples (O(k) per
 tuple); a list has at most 19 steps, so O(19·k²·m⁴) at worst and a few dozen
 microseconds in practice.  The generic score is a dynamic programme over the
-order steps (``engine.generic``) in two passes, linear in s: first the most
-tractor cards over *frames* (the lead tractors left as a multiset, alike ones
+order steps (``engine.generic``) in two passes, linear in s: first the best
+tractor pieces over *frames* (the lead tractors left as a multiset, alike ones
 counted once, and the pieces open), then the tuple counts over only the states
-that can still reach that many — at most R · O(L⁸) frames and R · O(L⁸) ·
+that can still reach them — at most R · O(L⁸) frames and R · O(L⁸) ·
 (P + 1)³ · 5 states a step, R ≤ Π(l_j + 1) the multisets of remaining lengths
 of lead tractors of lengths l_j summing to L, P the lead's positions; in
 practice tens to hundreds, and tens of milliseconds for the worst leads found
@@ -64,7 +65,7 @@ from typing import Any, ClassVar
 from engine.budget import charge
 from engine.cards import KINDS, card_str, check_copies
 from engine.errors import InvalidInput, Problem
-from engine.generic import LeadShape, generic_score_work
+from engine.generic import LeadShape, Measure, generic_score_work
 from engine.lead import Lead, LeadForm, lead_of
 from engine.patterns import PATTERN_SOURCES, PatternList, pattern_list
 from engine.reasons import Pattern, Pieces, Reason, Suit, pieces, reason
@@ -84,8 +85,6 @@ from engine.shapes import (
 from engine.suit import SuitView, suit_view
 from engine.trump import SUIT_LABELS, TrumpOrder
 from engine.units import Unit, mixed_suit_problems
-
-Vector = tuple[int, ...]
 
 
 class _Structure:
@@ -164,54 +163,67 @@ class PatternStep(_Structure):
 
 @dataclass(frozen=True, slots=True)
 class GenericScore(_Structure):
-    """The generic rule's score of a choice of cards against a lead of shape
-    ``lead`` (docs/rules.md §5): ``tractor_cards``, then ``tuples`` = (width,
-    count) widest first, compared lexicographically; ``alternatives`` holds the
-    one arrangement that achieves it."""
+    """The generic rule's measure of a choice of cards against a lead of shape
+    ``lead`` (docs/rules.md §5): its ``measure`` (``engine.generic.Measure``: the
+    tractor pieces placed into the lead's tractors, longest first, compared
+    lexicographically, then the tuples); ``tractor_cards``, the pieces' cards,
+    and ``tuples`` = (width, count) widest first, as the answer states them;
+    ``alternatives`` holds the one arrangement that achieves it."""
 
     rule: ClassVar[str] = "generic"
     lead: LeadShape
-    tractor_cards: int
-    tuples: tuple[tuple[int, int], ...]
+    measure: Measure
     alternatives: tuple[tuple[Shape, ...], ...]
     cards: int
     # worked out once: a structure keys the wording caches at every lookup
     _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_hash", hash((self.lead, self.tractor_cards, self.tuples, self.alternatives, self.cards)))
+        object.__setattr__(self, "_hash", hash((self.lead, self.measure, self.alternatives, self.cards)))
 
     def __hash__(self) -> int:
         return self._hash
 
     @property
-    def vector(self) -> Vector:
-        """The score ``(T, N_W, …, N_2)``: tractor cards, then tuples of each
-        width, widest first."""
-        return (self.tractor_cards, *(c for _, c in self.tuples))
+    def tractor_cards(self) -> int:
+        return self.measure.tractor_cards
+
+    @property
+    def tuples(self) -> tuple[tuple[int, int], ...]:
+        top = len(self.measure.tuples) + 1
+        return tuple((v, self.measure.tuples[top - v]) for v in range(top, 1, -1))
+
+    @property
+    def tractors(self) -> tuple[Shape, ...]:
+        """The tractor pieces of the arrangement, longest first."""
+        pieces = [s for alt in self.alternatives[:1] for s in alt if s.is_tractor]
+        return tuple(sorted(pieces, key=lambda s: (s.size, s.width), reverse=True))
 
     def __ge__(self, owed: object) -> bool:
-        """Does a play of this score match at least as well as the ``owed`` one?"""
+        """Does a play of this measure match at least as well as the ``owed`` one?"""
         if not isinstance(owed, GenericScore):
             return NotImplemented
-        return self.vector >= owed.vector
+        return self.measure >= owed.measure
 
     def shortfall(self, reached: Structure, lead: LeadForm) -> tuple[Reason, ...]:
-        """Why a play of score ``reached`` falls short of this owed one, at the
-        first place of the vector where it has less: nothing when ``reached >=
-        self`` (a TypeError for a structure of the other kind)."""
+        """Why a play of measure ``reached`` falls short of this owed one, at the
+        first place where it has less (its tractor pieces, longest first, then
+        each width's tuples): nothing when ``reached >= self`` (a TypeError for a
+        structure of the other kind)."""
         if reached >= self or not isinstance(reached, GenericScore):
             return ()
-        place = next(i for i, (want, have) in enumerate(zip(self.vector, reached.vector, strict=True)) if want > have)
         suit, led = Suit(lead.suit), _lead_pieces(lead)
-        if place == 0:
-            have = reached.tractor_cards
+        if self.measure.tractors != reached.measure.tractors:
             return (
                 reason(
-                    "follow.must_play_tractor", "" if have else "none", suit=suit, lead=led, n=self.tractor_cards,
-                    owed=self.pattern(), have=have,
+                    "follow.must_play_tractor", "" if reached.tractors else "none", suit=suit, lead=led,
+                    owed=pieces(self.tractors), example=self.pattern(), have=pieces(reached.tractors),
+                    n=len(self.tractors),
                 ),
             )
+        place = 1 + next(
+            i for i, (want, got) in enumerate(zip(self.measure.tuples, reached.measure.tuples, strict=True)) if want > got
+        )
         (width, want), (_, have) = self.tuples[place - 1], reached.tuples[place - 1]
         shape = Shape(width)
         form = "tractors" if lead.tractors else ""
@@ -350,16 +362,9 @@ class FollowVerdict:
 # --- the structure of the lead -------------------------------------------------------------
 
 
-def _generic_structure(score: Vector, pieces: Sequence[Placed], lead: LeadShape, n: int) -> GenericScore:
-    """The structure a generic score and its arrangement ``pieces`` describe."""
-    top = len(score)
-    return GenericScore(
-        lead=lead,
-        tractor_cards=score[0] if score else 0,
-        tuples=tuple((v, score[1 + top - v]) for v in range(top, 1, -1)) if top else (),
-        alternatives=(tuple([p.shape for p in pieces]),),
-        cards=n,
-    )
+def _generic_structure(score: Measure, pieces: Sequence[Placed], lead: LeadShape, n: int) -> GenericScore:
+    """The structure a generic measure and its arrangement ``pieces`` describe."""
+    return GenericScore(lead=lead, measure=score, alternatives=(tuple([p.shape for p in pieces]),), cards=n)
 
 
 def _first_step(

@@ -1,50 +1,69 @@
-"""The generic follow rule's score, by dynamic programming along the suit (docs/rules.md §5).
+"""The generic follow rule's measure, by dynamic programming along the suit (docs/rules.md §5).
 
-The generic rule (``engine.follow``) scores a set of cards by its best
+The generic rule (``engine.follow``) measures a set of cards by its best
 *arrangement* into the lead: tractor pieces (width v, length m ≥ 2) placed
 inside the lead's tractors (v ≤ the lead tractor's width; several pieces may
 share one lead tractor while their lengths fit), and tuples placed one per
 remaining tuple position of the lead (its pairs, triples, quads and the
-uncovered positions of its tractors), a tuple no wider than its position.  The
-score ``(T, N_W, …, N_2)`` — cards in tractor pieces, then tuples of each
-width, widest first — is maximised lexicographically.
+uncovered positions of its tractors), a tuple no wider than its position.
+
+The ``Measure`` of an arrangement is compared **longest tractor first**
+(docs/rules.md §5; seed 000 四副 puts "1连3+1对子" before "1连对+两对子"): first its
+tractor pieces, sorted longest first, compared lexicographically (a piece's
+length; with more than two decks its cards, then its width, so a triple
+tractor of 2 comes before a 3-pair tractor as in seed 000's lists), then the
+tuples it fills, by width, widest first (``N_W, …, N_2``; a piece fills as
+many positions as it is long).  So against a 4-pair tractor a 3-pair tractor
+plus a pair beats two 2-pair tractors.
+
+**Pieces as a tally.**  Comparing multisets longest first is comparing their
+counts per piece key, the longest key first: the first key whose count differs
+decides, the larger count winning.  So the measure is *additive*: a union of
+pieces compares as the sum of the counts.  The programme carries the pieces of
+an arrangement as one integer, its ``tally``: the count of each key is a digit
+in base ``_BASE``, the longer keys in the higher digits (``LeadShape.keys``), so
+that tallies add as the multisets unite and compare as they do.  A piece adds
+its weight as it grows (a piece of one step weighs nothing; it dies if it
+never reaches two), so the tally of a partial arrangement counts its open
+pieces at their present length.  The tuples a measure fills follow from its
+pieces and from the kinds left over (a greedy placement, below), so the tally
+alone ranks the arrangements of a state.
 
 Exhaustive search over arrangements is exponential in the lead's length, so
-the score is computed by a dynamic programme over the order steps of the suit,
-low → high (``SuitView.line``: neighbouring steps linked wholly or not at all;
-with ``ace_low_tractor`` the ace is also offered below the lowest rank; with
-``level_constant_tractors`` a kind may also link to one kind two steps up, ♠2
-to ♠3 over the trump suit's 2, so an open piece may skip a step, remembering
-the kind it must take next).  What the rest of the suit can still do depends
-only on a *frame*:
+the measure is computed by a dynamic programme over the order steps of the
+suit, low → high (``SuitView.line``: neighbouring steps linked wholly or not
+at all; with ``ace_low_tractor`` the ace is also offered below the lowest rank;
+with ``level_constant_tractors`` a kind may also link to one kind two steps up,
+♠2 to ♠3 over the trump suit's 2, so an open piece may skip a step,
+remembering the kind it must take next).  What the rest of the suit can still
+do depends only on a ``Frame``:
 
-* the lead tractors left, each as (width, remaining length), as a sorted
-  multiset — lead tractors in the same condition are interchangeable, so six
-  2-pair tractors give 28 frames of room, not 3⁶ = 729;
-* the pieces open through the step, each as (width, length so far, started
-  at the bottom ace, the kind two steps up its last kind links to, if any) — a
-  piece is given a lead tractor only when it ends, its length then known, in
-  each distinct way it fits.
+* the lead tractors left, each a ``Slot`` (width, remaining length), as a
+  sorted multiset — lead tractors in the same condition are interchangeable,
+  so six 2-pair tractors give 28 frames of room, not 3⁶ = 729;
+* the pieces open through the step, each an ``OpenPiece`` (width, length so
+  far, started at the bottom ace, the kind two steps up its last kind links to,
+  if any) — a piece is given a lead tractor only when it ends, its length then
+  known, in each distinct way it fits.
 
-A state is a frame plus the histogram (kinds holding 2, 3, 4 cards) of the
+A ``State`` is a frame plus the histogram (kinds holding 2, 3, 4 cards) of the
 kinds already passed, which is all the final tuple placement needs: placing
 tuples greedily, widest first and each from the tightest-fitting kind, ignores
 adjacency and is exact for widths ≤ 4 (``engine.shapes.place_tuples``).  A
 histogram count above the number P of positions still free is cut to P: the
 greedy fills at most P positions, so it cannot tell the difference.
 
-Two passes.  Pass 1 runs over frames only and finds ``T*``, the most tractor
-cards of any arrangement, and for each frame the most the rest of the suit can
-add to it; it explores frames forward, keeping those whose cards so far plus
-an upper bound (the room left in the lead tractors, the copies left in the
-suit) reach a goal that starts at the bound of the whole lead and is lowered
-to the best bound cut off until an arrangement reaches it.  Pass 2 runs over
-states but keeps only those that can still reach ``T*`` — since ``T``
-outranks every tuple count, no other state can be best — and carries for each
-the additive part of the score (its pieces') packed into one integer, and the
-moves that made it; at the end the greedy tuple placement completes the score
-and the best state's arrangement is rebuilt from its moves.  On a tie the
-arrangement with fewer (so longer) pieces wins.
+Two passes.  Pass 1 runs over frames only and finds the best tally ``T*`` of
+any arrangement, and for each frame the most the rest of the suit can add to
+it; it explores frames forward, keeping those whose tally so far plus an upper
+bound (``_bound``: the lead tractors left each filled by one piece, as far as
+the copies left in the suit allow) reach a goal that starts at the bound of
+the whole lead and is lowered to the best bound cut off until an arrangement
+reaches it.  Pass 2 runs over states but keeps only those that can still reach
+``T*`` — the pieces outrank every tuple count, so no other state can be best —
+and keeps for each its tally and the moves that made it (a ``Record``); at the
+end the greedy tuple placement completes each state's measure and the best
+state's arrangement is rebuilt from its moves.
 
 Complexity, for s order steps (≤ 16, plus the ace below), lead tractors of
 lengths l_1…l_J (L = Σ l_j), P lead positions and at most four copies of a
@@ -54,13 +73,14 @@ of remaining lengths (far fewer when lead tractors are alike), the states per
 step at most frames · (P + 1)³ · 5, and a frame has O(1) moves at a step (its
 open pieces each end in one of ≤ J ways or take one of ≤ 4 kinds, then new
 pieces start from ≤ 16 copies); each pass is linear in s.  That bound is
-polynomial but loose: in practice pass 1 visits tens to a few hundred frames
-per step and pass 2 tens of states, and the worst cases found by review (many
-tractors against quad-rich four-deck hands) take tens of milliseconds.
+polynomial in the lead for a fixed number of lead tractors but exponential in
+J: in practice pass 1 visits tens to a few hundred frames per step and pass 2
+tens of states, and the worst cases found by review (many tractors against
+quad-rich four-deck hands) take tens of milliseconds.
 
 Work.  The moves pass 1 enumerates (each frame's through each step, counted
-once) are the score's *work units*; they depend on the inputs alone and are
-returned with the score (``generic_score_work``), and the search stops with
+once) are the measure's *work units*; they depend on the inputs alone and are
+returned with the measure (``generic_score_work``), and the search stops with
 ``TooComplex`` as soon as they exceed an open budget (``engine.budget``).  A
 unit costs 0.03–0.05 ms of CPU on a cold worker; typical follows take a few
 to a few hundred, the longest leads of tractors against four-deck hands rich in
@@ -68,17 +88,19 @@ quads up to some fifteen thousand (bench/RESULTS.md), which is why the service
 bounds them.
 
 What one step does to a frame (its moves, the frames it reaches, the closings
-of its pieces, its bound) depends only on the frame and the copies at the step,
-never on the rest of the hand: those transitions are cached by value, and a
-few hundred of them serve every hand (the score itself is cached per hand).
+of its pieces) depends only on the frame and the copies at the step, never on
+the rest of the hand or on the lead's keys: those transitions are cached by
+value, and a few hundred of them serve every hand (the measure itself is
+cached per hand).
 """
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import cast
+from typing import NamedTuple
 
 from engine.budget import check
 from engine.shapes import Placed, Shape, place_tuples, usable
@@ -86,22 +108,149 @@ from engine.suit import SuitView
 
 Vector = tuple[int, ...]
 Hist = tuple[int, int, int]  # kinds left holding exactly 2, 3, 4 cards
+Key = tuple[int, int]  # a tractor piece's place in the longest-first order: (cards, width)
+
+_DIGIT = 6  # bits of a tally digit: 64 > the pieces any arrangement holds (a suit has at most 72 cards: ≤ 18 pieces)
+_BASE = 1 << _DIGIT
+
+
+def piece_key(width: int, length: int) -> Key:
+    """Where a tractor piece stands in the longest-first order (docs/rules.md §5):
+    its length with two decks; with more, its cards, then its width (seed 000's
+    lists put a triple tractor of 2 before a 3-pair tractor)."""
+    return (width * length, width)
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Measure:
+    """How well a set of cards matches the lead under the generic rule
+    (docs/rules.md §5), compared field by field: ``tractors``, the keys
+    (``piece_key``) of its tractor pieces placed into the lead's tractors,
+    longest first, compared lexicographically (a longer list of equal prefix
+    wins); then ``tuples``, the lead positions it fills with tuples of each
+    width, widest first (pieces included)."""
+
+    tractors: tuple[Key, ...]
+    tuples: Vector
+
+    @property
+    def tractor_cards(self) -> int:
+        return sum(cards for cards, _ in self.tractors)
+
+
+NO_MEASURE = Measure((), ())  # a lead of singles: nothing to measure
+
+
+class Slot(NamedTuple):
+    """A lead tractor with room left: its width and its positions still free."""
+
+    width: int
+    left: int
+
+
+Room = tuple[Slot, ...]  # the lead tractors left, a sorted multiset
+
+
+class OpenPiece(NamedTuple):
+    """A tractor piece open through a step: its width, its length so far,
+    whether it started at the ace below the lowest rank (``ace_low_tractor``),
+    and its ``link`` (``level_constant_tractors``, ``SuitView.line``): -1 when its
+    last kind links only to the next step; t ≥ 0 when it also links to kind t two
+    steps up (it may then skip the next step); ≤ -2 when it skipped this step's
+    predecessor and must take kind -2 - link here or end."""
+
+    width: int
+    length: int
+    below: bool
+    link: int
+
+
+class Frame(NamedTuple):
+    """What the rest of the suit can still do: the lead tractors left, the pieces open."""
+
+    free: Room
+    opens: tuple[OpenPiece, ...]
+
+
+class Source(NamedTuple):
+    """Where an open piece after a step comes from: the open piece it continues
+    (-1: it starts here) and the kind of the step it takes (-1: it skips the step)."""
+
+    piece: int
+    kind: int
+
+
+class Move(NamedTuple):
+    """One way a frame goes through a step (the same for every state of the frame):
+    the frame after it, the source of each of its open pieces, the open pieces
+    ended before the step, and the copies left of each kind of the step."""
+
+    after: Frame
+    sources: tuple[Source, ...]
+    ended: tuple[int, ...]
+    left: tuple[int, ...]
+
+
+class State(NamedTuple):
+    """A frame, the histogram of the kinds passed, and the ace copies carried
+    from the bottom place to the top (``ace_low_tractor``)."""
+
+    frame: Frame
+    hist: Hist
+    carry: int
+
+
+class Link(NamedTuple):
+    """The moves that made a record, newest first."""
+
+    earlier: Link | None
+    move: Move
+
+
+class Record(NamedTuple):
+    """The best tally found for a state, and the moves that made it."""
+
+    tally: int
+    chain: Link | None
+
+
+_NONE = -(1 << (_DIGIT * 80))  # below every sum of tallies (a lead has fewer than 80 piece keys): no arrangement ends
 
 
 @dataclass(frozen=True, slots=True)
 class LeadShape:
     """The lead seen by the generic rule: its tractors, and the widths of its
-    other tuples (pairs and wider; singles are whatever completes a play)."""
+    other tuples (pairs and wider; singles are whatever completes a play).
+    Worked out once: the piece keys that fit one of its tractors, in order
+    (``keys``: a tally's digits, lowest first) and the weight each length of a
+    piece adds to a tally as it grows."""
 
     tractors: tuple[Shape, ...]
     tuples: tuple[int, ...]
-    # worked out once: a LeadShape keys the score cache at every lookup
+    # worked out once: a LeadShape keys the measure cache at every lookup
     _hash: int = field(init=False, repr=False, compare=False)
     _widest: int = field(init=False, repr=False, compare=False)
+    keys: tuple[Key, ...] = field(init=False, repr=False, compare=False)
+    weights: dict[tuple[int, int], int] = field(init=False, repr=False, compare=False)
+    growth: dict[tuple[int, int], int] = field(init=False, repr=False, compare=False)
+    ceilings: dict[Key, int] = field(init=False, repr=False, compare=False)  # ``ceiling``'s, as asked
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "_hash", hash((self.tractors, self.tuples)))
         object.__setattr__(self, "_widest", max([s.width for s in self.tractors] + list(self.tuples) + [1]))
+        keys = sorted({
+            piece_key(w, m) for s in self.tractors for w in range(2, s.width + 1) for m in range(2, s.length + 1)
+        })
+        assert len(keys) < 80  # a suit has at most 18 steps: at most 3 × 17 keys (see _NONE)
+        object.__setattr__(self, "keys", tuple(keys))
+        weight = {key: 1 << (_DIGIT * r) for r, key in enumerate(keys)}
+        weights = {
+            (w, m): weight[piece_key(w, m)]
+            for s in self.tractors for w in range(2, s.width + 1) for m in range(2, s.length + 1)
+        }
+        object.__setattr__(self, "weights", weights)
+        object.__setattr__(self, "growth", {(w, m): x - weights.get((w, m - 1), 0) for (w, m), x in weights.items()})
+        object.__setattr__(self, "ceilings", {})
 
     def __hash__(self) -> int:
         return self._hash
@@ -109,6 +258,29 @@ class LeadShape:
     @property
     def widest(self) -> int:
         return self._widest
+
+    def accrued(self, opens: Sequence[OpenPiece]) -> int:
+        """What open pieces add to a tally at their present length (nothing
+        while a piece is one step long)."""
+        weights = self.weights
+        return sum([weights.get((o.width, o.length), 0) for o in opens])
+
+    def ceiling(self, key: Key) -> int:
+        """The weight of the least key at or above ``key`` (above every tally
+        if there is none): for upper bounds."""
+        got = self.ceilings.get(key)
+        if got is None:
+            got = self.ceilings[key] = 1 << (_DIGIT * bisect_left(self.keys, key))
+        return got
+
+    def pieces(self, tally: int) -> tuple[Key, ...]:
+        """The piece keys a tally counts, longest first."""
+        out: list[Key] = []
+        for key in self.keys:
+            tally, count = divmod(tally, _BASE)
+            out += [key] * count
+        out.reverse()
+        return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -145,11 +317,11 @@ def _add_hist(hist: Hist, remaining: int) -> Hist:
 
 
 def _tuples_on_hist(hist: Hist, positions: list[int], top: int, protect: bool) -> list[int]:
-    """Greedy tuple placement on a histogram: counts of tuples placed by width
-    (index 1 + top - v), widest first, tightest kind, narrowest position."""
+    """Greedy tuple placement on a histogram: counts of tuples placed by width,
+    widest first (index ``top - v``), tightest kind, narrowest position."""
     h = [0, 0, hist[0], hist[1], hist[2]]  # h[c] kinds holding c cards
     free = sorted(positions)
-    score = [0] * top
+    score = [0] * (top - 1)
     for v in range(top, 1, -1):
         while True:
             slot = next((i for i, p in enumerate(free) if p >= v), None)
@@ -162,67 +334,58 @@ def _tuples_on_hist(hist: Hist, positions: list[int], top: int, protect: bool) -
             if c - v >= 2:
                 h[c - v] += 1
             del free[slot]
-            score[1 + top - v] += 1
+            score[top - v] += 1
     return score
 
 
 def generic_score(
     lay: SuitView, counts: tuple[int, ...], lead: LeadShape, protect: bool = False
-) -> tuple[Vector, tuple[Placed, ...]]:
-    """The best score ``(T, N_W, …, N_2)`` of ``counts`` against ``lead`` and
-    one arrangement achieving it (tractor pieces, then tuples)."""
+) -> tuple[Measure, tuple[Placed, ...]]:
+    """The best ``Measure`` of ``counts`` against ``lead`` and one arrangement
+    achieving it (tractor pieces, then tuples)."""
     score, pieces, _ = generic_score_work(lay, counts, lead, protect)
     return score, pieces
 
 
 def generic_score_work(
     lay: SuitView, counts: tuple[int, ...], lead: LeadShape, protect: bool = False
-) -> tuple[Vector, tuple[Placed, ...], int]:
+) -> tuple[Measure, tuple[Placed, ...], int]:
     """``generic_score`` and the work units it takes (``engine.budget``), the same
     whether computed or cached.  Raises ``TooComplex`` while computing as soon as
     the units exceed the open budget's; charging them is the caller's (a verdict
-    charges each score it uses once, found in its own caches or not)."""
-    if lead._widest < 2:  # a lead of singles: nothing to score
-        return (), (), 0
+    charges each measure it uses once, found in its own caches or not)."""
+    if lead._widest < 2:  # a lead of singles: nothing to measure
+        return NO_MEASURE, (), 0
     return _generic_score(lay, counts, lead, protect)
 
 
 @lru_cache(maxsize=1024)
 def _generic_score(
     lay: SuitView, counts: tuple[int, ...], lead: LeadShape, protect: bool
-) -> tuple[Vector, tuple[Placed, ...], int]:
+) -> tuple[Measure, tuple[Placed, ...], int]:
     """``generic_score`` and the work units it took (``engine.budget``: the
     transitions of the programme's first pass), cached by value; raises
     ``TooComplex`` as soon as the units exceed an open budget's."""
     top = lead.widest
-    if top < 2:
-        return (), (), 0
     if not lead.tractors or not lay.can_place(counts, 2, 2):
-        # no tractor piece can be placed: the greedy tuple placement is the score,
+        # no tractor piece can be placed: the greedy tuple placement is the measure,
         # over the lead's tuples and every position of its tractors
         hist: Hist = (counts.count(2), counts.count(3), counts.count(4))  # as _add_hist over counts ≤ 4
-        score = _greedy_score(hist, lead, protect)
-        widths = [v for v in range(top, 1, -1) for _ in range(score[1 + top - v])]
+        positions = list(lead.tuples) + [s.width for s in lead.tractors for _ in range(s.length)]
+        filled = _tuples_on_hist(hist, positions, top, protect)
+        widths = [v for v in range(top, 1, -1) for _ in range(filled[top - v])]
         tuples = place_tuples(lay, counts, widths, protect)
         assert tuples is not None
-        return score, tuple(tuples[1]), 0
-    best: tuple[Vector, tuple[Placed, ...]] | None = None
+        return Measure((), tuple(filled)), tuple(tuples[1]), 0
+    best: Arrangement | None = None
     work = 0
     for line in _lines(lay, counts, protect):
         got, spent = _run(lay, counts, lead, protect, top, line, work)
         work += spent
-        if got is not None and (best is None or got[0] > best[0]):
+        if got is not None and (best is None or got.measure > best.measure):
             best = got
     assert best is not None
-    return best[0], best[1], work
-
-
-@lru_cache(maxsize=4096)
-def _greedy_score(hist: Hist, lead: LeadShape, protect: bool) -> Vector:
-    """The score when no tractor piece can be placed: the greedy tuple placement
-    over the lead's tuples and every position of its tractors (cached by value)."""
-    positions = list(lead.tuples) + [s.width for s in lead.tractors for _ in range(s.length)]
-    return tuple(_tuples_on_hist(hist, positions, lead.widest, protect))
+    return best.measure, best.pieces, work
 
 
 def _lines(lay: SuitView, counts: Sequence[int], protect: bool) -> list[list[_Position]]:
@@ -257,25 +420,6 @@ def _lines(lay: SuitView, counts: Sequence[int], protect: bool) -> list[list[_Po
     return lines
 
 
-# A DP state: (free lead tractors, open pieces, histogram of passed kinds, ace copies
-# carried); the first two make its frame.  An open piece is (width, length so far,
-# started at the bottom ace, link): link -1 when its last kind links only to the next
-# step; t ≥ 0 when it also links to kind t two steps up (it may then skip the next
-# step); ≤ -2 when it skipped this step's predecessor and must take kind -2 - link
-# here or end (``level_constant_tractors``, ``SuitView.line``).
-_Room = tuple[tuple[int, int], ...]
-_Open = tuple[int, int, bool, int]
-_Frame = tuple[_Room, tuple[_Open, ...]]  # what the rest of the suit can still do
-_Key = tuple[_Room, tuple[_Open, ...], Hist, int]
-_Piece = tuple[Shape, tuple[int, ...]]  # a tractor piece and its kinds
-# A move at one step, the same for every state of a frame: the frame after it, where
-# each new open piece comes from (an open piece's index or -1, the step's kind index),
-# the open pieces ended before the step, the additive gain, the copies left of each kind
-_Move = tuple[_Room, tuple[_Open, ...], tuple[tuple[int, int], ...], tuple[int, ...], Vector, tuple[int, ...]]
-_NONE = -(10**9)
-# The moves that made a record, newest first: (earlier moves, last move), or None
-_Chain = tuple[object, _Move] | None
-
 
 def _clamp(hist: Hist, room: int) -> Hist:
     """Kinds beyond ``room`` of one count never matter: the greedy tuple placement
@@ -286,25 +430,30 @@ def _clamp(hist: Hist, room: int) -> Hist:
     return (min(hist[0], room), min(hist[1], room), min(hist[2], room))
 
 
-def _room(caps: Sequence[Sequence[int]]) -> _Room:
-    return tuple(sorted((w, c) for w, c in caps if c))
+def _room(caps: Sequence[Sequence[int]]) -> Room:
+    return tuple(sorted([Slot(w, c) for w, c in caps if c]))
+
+
+def _positions(free: Room) -> int:
+    return sum([slot.left for slot in free])
 
 
 @lru_cache(maxsize=2048)
-def _closings(free: _Room, opens: tuple[_Open, ...]) -> tuple[_Room, ...]:
-    """The lead tractors left once every open piece ends, for each distinct way of
-    giving them one (none if a piece of length 1 is open, or they do not fit).
-    Cached by value."""
-    if any(m < 2 for _, m, _, _ in opens):
+def _closings(frame: Frame) -> tuple[Room, ...]:
+    """The lead tractors left once every open piece of ``frame`` ends, for each
+    distinct way of giving them one (none if a piece of length 1 is open, or they
+    do not fit).  Cached by value."""
+    opens = frame.opens
+    if any(piece.length < 2 for piece in opens):
         return ()
-    caps = [[w, c] for w, c in free]
-    out: set[_Room] = set()
+    caps = [[w, c] for w, c in frame.free]
+    out: set[Room] = set()
 
     def place(i: int) -> None:
         if i == len(opens):
             out.add(_room(caps))
             return
-        width, length, _, _ = opens[i]
+        width, length = opens[i].width, opens[i].length
         tried: set[tuple[int, int]] = set()
         for cap in caps:
             if cap[0] >= width and cap[1] >= length and (cap[0], cap[1]) not in tried:
@@ -319,9 +468,9 @@ def _closings(free: _Room, opens: tuple[_Open, ...]) -> tuple[_Room, ...]:
 
 @lru_cache(maxsize=2048)
 def _moves(
-    free: _Room, opens: tuple[_Open, ...], copies: tuple[int, ...], bottom: bool, late: bool, protect: bool, top: int,
-    skips: tuple[int, ...] = (), aims: tuple[int, ...] = (),
-) -> tuple[_Move, ...]:
+    free: Room, opens: tuple[OpenPiece, ...], copies: tuple[int, ...], bottom: bool, late: bool, protect: bool,
+    top: int, skips: tuple[int, ...] = (), aims: tuple[int, ...] = (),
+) -> tuple[Move, ...]:
     """Every way a frame can go through one step holding ``copies`` of each of its
     kinds: each open piece ends (in any lead tractor it fits), takes one kind of
     the step, or (its last kind linked two steps up) skips the step; a piece that
@@ -339,34 +488,26 @@ def _moves(
 
     avail = list(copies)
     caps = [[w, c] for w, c in free]
-    work: list[tuple[int, int, bool, int, tuple[int, int]]] = []
+    work: list[tuple[OpenPiece, Source]] = []
     closed: list[int] = []
-    gain = [0] * top
-    found: dict[tuple[_Room, tuple[_Open, ...], Vector, tuple[int, ...]], _Move] = {}
+    found: dict[tuple[Room, tuple[OpenPiece, ...], tuple[int, ...]], Move] = {}
     kinds_here = range(len(copies))
 
-    def emit(room: _Room) -> None:
+    def emit(room: Room) -> None:
         ordered = sorted(work)
-        move: _Move = (
-            room, tuple(o[:4] for o in ordered), tuple(o[4] for o in ordered), tuple(closed), tuple(gain), tuple(avail)
+        move = Move(
+            Frame(room, tuple([piece for piece, _ in ordered])),
+            tuple([source for _, source in ordered]),
+            tuple(closed),
+            tuple(avail),
         )
-        same = (move[0], move[1], move[4], tuple(sorted(move[5])))  # alike kinds of a step swap freely
+        same = (room, move.after.opens, tuple(sorted(avail)))  # alike kinds of a step swap freely
         old = found.get(same)
         # of moves alike but for their history, the one ending fewer pieces
-        if old is None or len(move[3]) < len(old[3]):
+        if old is None or len(move.ended) < len(old.ended):
             found[same] = move
 
-    def take(kk: int, width: int) -> None:
-        avail[kk] -= width
-        gain[0] += width
-        gain[1 + top - width] += 1
-
-    def give_back(kk: int, width: int) -> None:
-        avail[kk] += width
-        gain[0] -= width
-        gain[1 + top - width] -= 1
-
-    def start_new(after: tuple[int, int], room: _Room, within: list[int], need: list[int]) -> None:
+    def start_new(after: tuple[int, int], room: Room, within: list[int], need: list[int]) -> None:
         emit(room)
         for v in range(max(after[0], 2), top + 1):
             # the pieces open through this step, each of two steps at least, must fit
@@ -375,15 +516,15 @@ def _moves(
             for kk in kinds_here:
                 if (v, kk) < after or not usable(avail[kk], v, protect):
                     continue
-                take(kk, v)
-                work.append((v, 1, bottom, link_of(kk, v), (-1, kk)))
+                avail[kk] -= v
+                work.append((OpenPiece(v, 1, bottom, link_of(kk, v)), Source(-1, kk)))
                 for u in range(2, v + 1):
                     need[u] += 2
                 start_new((v, kk), room, within, need)
                 for u in range(2, v + 1):
                     need[u] -= 2
                 work.pop()
-                give_back(kk, v)
+                avail[kk] += v
 
     def carry_on(i: int, least: int) -> None:
         """Open piece ``i`` ends (choice -1) or takes kind ``choice`` of this step;
@@ -394,7 +535,7 @@ def _moves(
                 for u in range(2, min(w, top) + 1):
                     within[u] += c
             need = [0] * (top + 1)
-            for w, m, _, _, _ in work:
+            for (w, m, _, _), _ in work:
                 for u in range(2, w + 1):
                     need[u] += max(m, 2)
                     if need[u] > within[u]:
@@ -416,17 +557,17 @@ def _moves(
         if (started_below and late) or not any(w >= width and c > length for w, c in caps):
             return
         if link >= 0 and least < 0:  # skip this step, to take the linked kind two steps up
-            work.append((width, length, started_below, -2 - link, (i, -1)))
+            work.append((OpenPiece(width, length, started_below, -2 - link), Source(i, -1)))
             carry_on(i + 1, -2 if alike else -1)
             work.pop()
         for kk in kinds_here if link > -2 else [-2 - link]:
             if kk < least or not usable(avail[kk], width, protect):
                 continue
-            take(kk, width)
-            work.append((width, length + 1, started_below, link_of(kk, width), (i, kk)))
+            avail[kk] -= width
+            work.append((OpenPiece(width, length + 1, started_below, link_of(kk, width)), Source(i, kk)))
             carry_on(i + 1, kk if alike else -1)
             work.pop()
-            give_back(kk, width)
+            avail[kk] += width
 
     carry_on(0, -1)
     return tuple(found.values())
@@ -440,73 +581,201 @@ def _supply(line: Sequence[_Position], hosts: Sequence[int]) -> list[int]:
     return out
 
 
-def _bound(frame: _Frame, supply: int) -> int:
-    """At most this many tractor cards can still join ``frame``'s pieces (``_NONE``
-    when its open pieces, each grown to two steps at least, cannot all fit the lead
-    tractors left): the free room of the lead tractors less what the open pieces
-    already hold there (each in the narrowest that could take it), and the copies left."""
-    return min(_frame_room(frame), supply)  # _NONE stays _NONE: supply ≥ 0
+def _runs(line: Sequence[_Position], hosts: Sequence[int], gap: Sequence[bool], top: int) -> list[_Runs]:
+    """For each width w (index w; none below 2): ``_Runs`` over the host steps,
+    a step holding that width when some kind there has w copies or more (or a
+    piece may skip it)."""
+    out = [_Runs([], [], []) for _ in range(min(top, 4) + 1)]
+    n = len(hosts)
+    for width in range(2, len(out)):
+        tuples = [sum(c // width for c in line[i].avail) for i in hosts]
+        # a step a piece may skip (its last kind linked two steps up) does not end a run
+        # (counting it as a step only overestimates, which a bound may)
+        holds = [
+            t > 0 or (k > 0 and not gap[k] and max(line[hosts[k - 1]].skips, default=-1) >= 0)
+            for k, t in enumerate(tuples)
+        ]
+        going = [0] * (n + 1)
+        longest = [0] * (n + 1)
+        pieces = [0] * (n + 1)  # the most pieces from k on: half the tuples of each run of 2+ steps
+        run_tuples = after = 0
+        for k in range(n - 1, -1, -1):
+            on = k + 1 < n and not gap[k + 1] and holds[k + 1]
+            run = 0 if not holds[k] else 1 + (going[k + 1] if on else 0)
+            going[k] = 0 if gap[k] else run
+            longest[k] = max(longest[k + 1], run)
+            if not holds[k]:
+                pieces[k] = pieces[k + 1]
+                continue
+            if not on:
+                run_tuples, after = 0, pieces[k + 1]
+            run_tuples += tuples[k]
+            pieces[k] = after + (run_tuples // 2 if run > 1 else 0)
+        out[width] = _Runs(going, longest, pieces)
+    return out
+
+
+class _Runs(NamedTuple):
+    """For one width, per host step k (and one past the last): ``going``, how many
+    host steps from k on hold that width without a gap (0 when a gap opens at k:
+    open pieces end there); ``longest``, the longest such run from k on (no piece
+    of that width started at k or later is longer); ``pieces``, the most pieces
+    of that width that can start at k or later (a piece takes a tuple of that
+    width at each of two steps at least of one run)."""
+
+    going: list[int]
+    longest: list[int]
+    pieces: list[int]
+
+
+class _Limits(NamedTuple):
+    """What the rest of the suit allows the pieces still to end, per width w
+    (index w - 2): ``longest``, the longest one can end; ``number``, how many can."""
+
+    longest: tuple[int, ...]
+    number: tuple[int, ...]
+
+
+def _limits(runs: Sequence[_Runs], k: int, opens: Sequence[OpenPiece]) -> _Limits:
+    """``_Limits`` for a frame before host step k with ``opens`` open."""
+    longest, count = [], []
+    for width in range(2, len(runs)):
+        going, most, pieces = runs[width]
+        top = most[k]
+        number = pieces[k]
+        for piece in opens:
+            if piece.width == width:
+                number += 1
+                top = max(top, piece.length + going[k])
+        longest.append(top)
+        count.append(number)
+    return _Limits(tuple(longest), tuple(count))
 
 
 @lru_cache(maxsize=2048)
-def _frame_room(frame: _Frame) -> int:
-    """``_bound`` but for the copies left (cached by value)."""
+def _bound(frame: Frame, supply: int, limits: _Limits, lead: LeadShape) -> int:
+    """At most this much can still join the tally of ``frame`` when ``supply``
+    copies are left for pieces and ``limits`` bound their lengths and numbers
+    (``_NONE`` when its open pieces, each grown to two steps at least, cannot all
+    fit the lead tractors left).
+
+    The pieces still to end (the open ones and those to come) fit the lead
+    tractors left, and hold at most their cards so far and the copies left.  No
+    packing of them beats cutting each lead tractor left into the best piece it
+    can take, then the best of the rest, and so on, and taking those cuts best
+    first as far as the cards go (the last one cut to the cards left, at the
+    widest width): the pieces in one lead tractor are each no better than its
+    first cut and together no longer than it, and a union of better parts is
+    better.  Nor does it beat, for each width, as many pieces as the suit can
+    still give, each as long as one can be and fit a lead tractor: the lesser of
+    the two bounds holds.  Less the weight the open pieces already count.
+    Cached by value."""
     free, opens = frame
-    room = sum([w * c for w, c in free])
-    for v, m, _, _ in opens:
-        room -= m * min([w for w, c in free if w >= v and c >= max(m, 2)], default=100)
-    if room < 0 or (len(opens) > 1 and not _closings(free, tuple([(v, max(m, 2), b, s) for v, m, b, s in opens]))):
-        return _NONE
-    return room
-
-
-_Reach = tuple[tuple[tuple[_Frame, int], ...], int]
+    caps = limits.longest
+    if opens:
+        grown = opens if all(piece.length > 1 for piece in opens) else tuple(
+            [OpenPiece(v, max(m, 2), b, t) for v, m, b, t in opens]
+        )
+        if not _closings(Frame(free, grown)):
+            return _NONE
+    cards = supply + sum([piece.width * piece.length for piece in opens])
+    cuts: list[Key] = []
+    widest = 2
+    for width, left in free:
+        widths = range(min(width, len(caps) + 1), 1, -1)  # widest first: a key is (cards, width)
+        while left > 1:
+            best: Key | None = None
+            for w in widths:
+                length = min(left, caps[w - 2])
+                if length > 1 and (best is None or w * length > best[0]):
+                    best = (w * length, w)
+            if best is None:
+                break
+            cuts.append(best)
+            widest = max(widest, best[1])
+            left -= best[0] // best[1]
+    cuts.sort(reverse=True)
+    most = 0
+    for key in cuts:
+        size = key[0]
+        if cards < 4:
+            break
+        if cards >= size:
+            most += lead.ceiling(key)
+            cards -= size
+        else:
+            most += lead.ceiling((cards, widest))
+            break
+    counted = 0
+    for w in range(2, len(caps) + 2):
+        length = min(caps[w - 2], max([left for width, left in free if width >= w], default=0))
+        if length > 1:
+            counted += limits.number[w - 2] * lead.ceiling(piece_key(w, length))
+    return min(most, counted) - lead.accrued(opens)
 
 
 @lru_cache(maxsize=2048)
 def _reach(
-    frame: _Frame, gap: bool, copies: tuple[int, ...], bottom: bool, late: bool, skips: tuple[int, ...],
+    frame: Frame, gap: bool, copies: tuple[int, ...], bottom: bool, late: bool, skips: tuple[int, ...],
     aims: tuple[int, ...], protect: bool, top: int,
-) -> _Reach:
-    """The frames one step (holding ``copies``, see ``_moves``) leads ``frame`` to,
-    each with the most tractor cards gained on the way, in the order first met;
-    after a ``gap`` the open pieces end first.  Also the number of moves that
-    took, one at least (the step's work units, ``engine.budget``).  Cached by value."""
-    most: dict[_Frame, int] = {}
+) -> tuple[tuple[Frame, ...], int]:
+    """The frames one step (holding ``copies``, see ``_moves``) leads ``frame``
+    to, in the order first met; after a ``gap`` the open pieces end first.  Also
+    the number of moves that took, one at least (the step's work units,
+    ``engine.budget``).  Cached by value."""
+    reached: dict[Frame, None] = {}
     units = 0
-    for start in [(free, ()) for free in _closings(*frame)] if gap else [frame]:
+    for start in [Frame(free, ()) for free in _closings(frame)] if gap else [frame]:
         moves = _moves(*start, copies, bottom, late, protect, top, skips, aims)
         units += len(moves)
         for move in moves:
-            after: _Frame = (move[0], move[1])
-            if most.get(after, -1) < move[4][0]:
-                most[after] = move[4][0]
-    return tuple(most.items()), max(units, 1)
+            reached[move.after] = None
+    return tuple(reached), max(units, 1)
 
 
-def _most_tractor_cards(
+def _gained(after: Frame, lead: LeadShape) -> int:
+    """What a step adds to the tally: the growth of the pieces that took a kind
+    of it (the open pieces after it at two steps or more, but for those that
+    skipped it; a piece started here weighs nothing yet, one ended before it was
+    counted as it grew)."""
+    growth = lead.growth
+    return sum([growth[(piece.width, piece.length)] for piece in after.opens if piece.length > 1 and piece.link > -2])
+
+
+class _Way(NamedTuple):
+    """A frame one host step leads to: the tally gained on the way, and that plus
+    the bound of what can still join it there."""
+
+    reach: int
+    gained: int
+    after: Frame
+
+
+def _best_tallies(
     hosts: Sequence[int],
-    first: _Frame,
-    step_to: Callable[[int, _Frame], _Reach],
-    closings: Callable[[_Frame], tuple[_Room, ...]],
+    first: Frame,
+    step_to: Callable[[int, Frame], tuple[tuple[Frame, ...], int]],
+    closings: Callable[[Frame], tuple[Room, ...]],
     supply: Sequence[int],
+    runs: Sequence[_Runs],
+    lead: LeadShape,
     spent: int = 0,
-) -> tuple[list[dict[_Frame, int]], int]:
-    """Per host step k, the most tractor cards the steps from k on can add to each
-    frame that may lie on a best arrangement (``[0][first]`` is ``T*``), and the
-    work units taken (each frame's moves through a step counted once; with the
+) -> tuple[list[dict[Frame, int]], int]:
+    """Per host step k, the most tally the steps from k on can add to each frame
+    that may lie on a best arrangement (``[0][first]`` is ``T*``; ``supply`` and
+    ``runs`` are ``_supply``'s and ``_runs``' figures for ``_bound``), and the work
+    units taken (each frame's moves through a step counted once; with the
     ``spent`` units before, checked against the open budget as they grow).
 
-    Frames are explored forward keeping only those whose cards so far plus
+    Frames are explored forward keeping only those whose tally so far plus
     ``_bound`` reach a goal ``g``, lowered (to the best bound cut off) until some
     arrangement reaches it: then ``T*`` = ``g`` and every frame on a way to it was
     kept.  The values come back over the kept edges."""
-    ways: dict[tuple[int, _Frame], list[tuple[int, int, _Frame]]] = {}
+    ways: dict[tuple[int, Frame], list[_Way]] = {}
     units = 0
 
-    def onward(k: int, frame: _Frame) -> list[tuple[int, int, _Frame]]:
-        """The frames host k leads to from ``frame`` as (cards gained + their bound,
-        cards gained, frame), best bound first, each with its most cards gained."""
+    def onward(k: int, frame: Frame) -> list[_Way]:
+        """The frames host k leads to from ``frame``, best bound first."""
         nonlocal units
         got = ways.get((k, frame))
         if got is None:
@@ -514,21 +783,22 @@ def _most_tractor_cards(
             reached, work = step_to(k, frame)
             units += work
             check(spent + units)
-            got = sorted(
-                [(gained + _bound(after, left), gained, after) for after, gained in reached],
-                key=lambda way: -way[0],
-            )
+            got = []
+            for after in reached:
+                gained = _gained(after, lead)
+                got.append(_Way(gained + _bound(after, left, _limits(runs, k + 1, after.opens), lead), gained, after))
+            got.sort(key=lambda way: -way.reach)
             ways[(k, frame)] = got
         return got
 
-    goal = _bound(first, supply[0])
+    goal = _bound(first, supply[0], _limits(runs, 0, ()), lead)
     while True:
-        layers: list[dict[_Frame, int]] = [{first: 0}]
-        edges: list[dict[_Frame, list[tuple[int, _Frame]]]] = []
+        layers: list[dict[Frame, int]] = [{first: 0}]
+        edges: list[dict[Frame, list[tuple[int, Frame]]]] = []
         cut = _NONE
         for k in range(len(hosts)):
-            nxt: dict[_Frame, int] = {}
-            out: dict[_Frame, list[tuple[int, _Frame]]] = {}
+            nxt: dict[Frame, int] = {}
+            out: dict[Frame, list[tuple[int, Frame]]] = {}
             for frame, t in layers[k].items():
                 here = out[frame] = []
                 for reach, gained, after in onward(k, frame):
@@ -536,7 +806,7 @@ def _most_tractor_cards(
                         cut = max(cut, t + reach)
                         break
                     here.append((gained, after))
-                    if nxt.get(after, -1) < t + gained:
+                    if nxt.get(after, _NONE) < t + gained:
                         nxt[after] = t + gained
             edges.append(out)
             layers.append(nxt)
@@ -545,7 +815,7 @@ def _most_tractor_cards(
             break
         goal = max([cut, *ends])
         assert goal >= 0
-    future: list[dict[_Frame, int]] = [{} for _ in layers]
+    future: list[dict[Frame, int]] = [{} for _ in layers]
     future[-1] = {frame: 0 if closings(frame) else _NONE for frame in layers[-1]}
     for k in range(len(hosts) - 1, -1, -1):
         for frame, nexts in edges[k].items():
@@ -555,11 +825,31 @@ def _most_tractor_cards(
     return future, units
 
 
+class _Onward(NamedTuple):
+    """A move of pass 2 from a frame at a host step, worked out once: the frame
+    after it, the tally gained, what the kinds left add to the histogram (None at
+    the ace's places, where it depends on the state), the lead positions still
+    free after it, and the move."""
+
+    after: Frame
+    gained: int
+    delta: Hist | None
+    positions: int
+    move: Move
+
+
+class Arrangement(NamedTuple):
+    """A measure and one arrangement achieving it (tractor pieces, then tuples)."""
+
+    measure: Measure
+    pieces: tuple[Placed, ...]
+
+
 def _run(
     lay: SuitView, counts: Sequence[int], lead: LeadShape, protect: bool, top: int, line: list[_Position],
     spent: int = 0,
-) -> tuple[tuple[Vector, tuple[Placed, ...]] | None, int]:
-    """The best score and arrangement along one ``line`` (None if no arrangement
+) -> tuple[Arrangement | None, int]:
+    """The best measure and arrangement along one ``line`` (None if no arrangement
     ends), and the work units taken (``spent`` before it, for the budget check)."""
     slots = lead.tractors
     ace_kind = line[0].kinds[0] if line and line[0].bottom else -1
@@ -587,10 +877,10 @@ def _run(
             held = p.hist
             base = (base[0] + held[0], base[1] + held[1], base[2] + held[2])
     gap = [k == 0 or hosts[k] != hosts[k - 1] + 1 or not line[hosts[k]].linked for k in range(len(hosts))]
-    move_memo: dict[tuple[int, _Frame], tuple[_Move, ...]] = {}
-    close_memo: dict[_Frame, tuple[_Room, ...]] = {}
+    move_memo: dict[tuple[int, Frame], tuple[Move, ...]] = {}
+    close_memo: dict[Frame, tuple[Room, ...]] = {}
 
-    def moves(k: int, frame: _Frame) -> tuple[_Move, ...]:
+    def moves(k: int, frame: Frame) -> tuple[Move, ...]:
         got = move_memo.get((k, frame))
         if got is None:
             pos = line[hosts[k]]
@@ -599,62 +889,55 @@ def _run(
             )
         return got
 
-    def closings(frame: _Frame) -> tuple[_Room, ...]:
+    def closings(frame: Frame) -> tuple[Room, ...]:
         got = close_memo.get(frame)
         if got is None:
-            got = close_memo[frame] = _closings(*frame)
+            got = close_memo[frame] = _closings(frame)
         return got
 
-    # Pass 1: the most tractor cards ``T*`` of any arrangement, and for each frame on
-    # the way the most the rest of the suit can add to it.  ``T`` outranks every tuple
+    # Pass 1: the best tally ``T*`` of any arrangement, and for each frame on the way
+    # the most the rest of the suit can add to it.  The pieces outrank every tuple
     # count, so pass 2 keeps only states that can still reach ``T*``.
-    first: _Frame = (_room([(s.width, s.length) for s in slots]), ())
+    first = Frame(_room([(s.width, s.length) for s in slots]), ())
     at = [(line[i].avail, line[i].bottom, i > bottom_limit, line[i].skips, line[i].aims) for i in hosts]
 
-    def step_to(k: int, frame: _Frame) -> _Reach:
+    def step_to(k: int, frame: Frame) -> tuple[tuple[Frame, ...], int]:
         return _reach(frame, gap[k], *at[k], protect, top)
 
-    future, units = _most_tractor_cards(hosts, first, step_to, closings, _supply(line, hosts), spent)
+    future, units = _best_tallies(hosts, first, step_to, closings, _supply(line, hosts), _runs(line, hosts, gap, top), lead, spent)
     target = future[0][first]
-    # Pass 2: the states.  A score vector is packed into one integer (``_BITS`` bits a
-    # count, widest first, so integers compare as the vectors do), and a record is
-    # (score << _BITS) − pieces, so that on a tie fewer (so longer) pieces win: the
-    # arrangement reported reads as the lead does.  Each record keeps the moves that
-    # made it, the arrangement being rebuilt for the best one only.
-    shift_t = _BITS * (top - 1)
-    steps: dict[tuple[int, _Frame], list[tuple[_Frame, int, int, Hist | None, int, _Move]]] = {}
+    # Pass 2: the states, each with its best record (tally, and the moves that made
+    # it); the arrangement is rebuilt for the best one only.
+    memo: dict[tuple[int, Frame], list[_Onward]] = {}
 
-    def packed(k: int, frame: _Frame) -> list[tuple[_Frame, int, int, Hist | None, int, _Move]]:
-        got = steps.get((k, frame))
+    def onward(k: int, frame: Frame) -> list[_Onward]:
+        got = memo.get((k, frame))
         if got is None:
             pos = line[hosts[k]]
+            special = pos.bottom or ace_kind in pos.kinds
             got = []
             for move in moves(k, frame):
-                after: _Frame = (move[0], move[1])
+                after = move.after
                 if future[k + 1].get(after, _NONE) == _NONE:
                     continue  # no way on from there
-                special = pos.bottom or ace_kind in pos.kinds
                 delta: Hist | None = None
                 if not special:
-                    left = move[5]
+                    left = move.left
                     delta = (left.count(2), left.count(3), left.count(4))
-                got.append((after, _pack(move[4]), move[4][0], delta, room + sum(c for _, c in move[0]), move))
-            steps[(k, frame)] = got
+                got.append(_Onward(after, _gained(after, lead), delta, room + _positions(after.free), move))
+            memo[(k, frame)] = got
         return got
 
-    states: dict[_Key, tuple[int, _Chain]] = {
-        (first[0], (), _clamp(base, room + sum(c for _, c in first[0])), 0): (0, None)
-    }
+    states: dict[State, Record] = {State(first, _clamp(base, room + _positions(first.free)), 0): Record(0, None)}
     for k, index in enumerate(hosts):
         if gap[k]:  # open pieces end (or die, if of length 1)
             states = _close_all(states, closings, room)
         pos = line[index]
-        nxt: dict[_Key, tuple[int, _Chain]] = {}
+        nxt: dict[State, Record] = {}
         ahead = future[k + 1]
-        for (free, opens, hist, carry), (value, chain) in states.items():
-            cards = ((value + _MASK) >> _BITS) >> shift_t
-            for after, gain, gain_t, delta, positions, move in packed(k, (free, opens)):
-                if cards + gain_t + ahead.get(after, _NONE) < target:
+        for (frame, hist, carry), (tally, chain) in states.items():
+            for after, gained, delta, positions, move in onward(k, frame):
+                if tally + gained + ahead.get(after, _NONE) < target:
                     continue
                 if delta is not None:
                     h: Hist = (hist[0] + delta[0], hist[1] + delta[1], hist[2] + delta[2])
@@ -663,110 +946,93 @@ def _run(
                     h, c = hist, carry
                     for kk, kind in enumerate(pos.kinds):
                         if pos.bottom:
-                            c = move[5][kk]
+                            c = move.left[kk]
                         elif kind == ace_kind:
-                            h = _add_hist(h, move[5][kk] + c)
+                            h = _add_hist(h, move.left[kk] + c)
                             c = 0
                         else:
-                            h = _add_hist(h, move[5][kk])
+                            h = _add_hist(h, move.left[kk])
                 if h[0] > positions or h[1] > positions or h[2] > positions:
                     h = _clamp(h, positions)
-                key: _Key = (after[0], after[1], h, c)
-                worth = value + (gain << _BITS) - len(move[3])
+                key = State(after, h, c)
                 old = nxt.get(key)
-                if old is None or worth > old[0]:
-                    nxt[key] = (worth, (chain, move))
+                if old is None or tally + gained > old.tally:
+                    nxt[key] = Record(tally + gained, Link(chain, move))
         states = nxt
     states = _close_all(states, closings, room)
-    best: tuple[int, _Chain] | None = None
-    for (free, _, hist, _), (value, chain) in states.items():
-        worth = value + (_pack(_tail(hist, free, lead.tuples, top, protect)) << _BITS)
-        if best is None or worth > best[0]:
-            best = (worth, chain)
+    best: tuple[Measure, Record] | None = None
+    for (frame, hist, _), record in states.items():
+        tractors = lead.pieces(record.tally)
+        filled = list(_tail(hist, frame.free, lead.tuples, top, protect))
+        for cards, width in tractors:
+            filled[top - width] += cards // width
+        measure = Measure(tractors, tuple(filled))
+        if best is None or measure > best[0]:
+            best = (measure, record)
     if best is None:
         return None, units
-    total = _unpack((best[0] + _MASK) >> _BITS, top)
-    pieces = _replay(best[1], gap, line, hosts)
-    placed = [Placed(shape, at, 0) for shape, at in pieces]
+    total, record = best
+    placed = [Placed(shape, kinds, 0) for shape, kinds in _replay(record.chain, gap, line, hosts)]
     rest = list(counts)
     for piece in placed:
         for i in piece.at:
             rest[i] -= piece.shape.width
     widths: list[int] = []
     for v in range(top, 1, -1):
-        widths += [v] * (total[1 + top - v] - sum(x.shape.length for x in placed if x.shape.width == v))
+        widths += [v] * (total.tuples[top - v] - sum(x.shape.length for x in placed if x.shape.width == v))
     tuples = place_tuples(lay, rest, widths, protect)
     assert tuples is not None
-    return (total, tuple(placed + tuples[1])), units
+    return Arrangement(total, tuple(placed + tuples[1])), units
 
 
-_BITS = 10  # a count never reaches 1024 (a suit holds at most 72 cards)
-_MASK = (1 << _BITS) - 1
-
-
-def _pack(vector: Sequence[int]) -> int:
-    out = 0
-    for x in vector:
-        out = (out << _BITS) + x
-    return out
-
-
-def _unpack(value: int, size: int) -> Vector:
-    out = []
-    for _ in range(size):
-        out.append(value & _MASK)
-        value >>= _BITS
-    return tuple(reversed(out))
-
-
-def _replay(chain: object, gap: Sequence[bool], line: Sequence[_Position], hosts: Sequence[int]) -> list[_Piece]:
-    """The pieces of the arrangement a chain of moves made (one move per host step)."""
-    moves: list[_Move] = []
+def _replay(
+    chain: Link | None, gap: Sequence[bool], line: Sequence[_Position], hosts: Sequence[int]
+) -> list[tuple[Shape, tuple[int, ...]]]:
+    """The tractor pieces, each with its kinds, of the arrangement a chain of moves
+    made (one move per host step)."""
+    moves: list[Move] = []
     link = chain
     while link is not None:
-        earlier, last = cast(tuple[object, _Move], link)
-        moves.append(last)
-        link = earlier
+        moves.append(link.move)
+        link = link.earlier
     moves.reverse()
-    pieces: list[_Piece] = []
-    opens: tuple[_Open, ...] = ()
+    pieces: list[tuple[Shape, tuple[int, ...]]] = []
+    opens: tuple[OpenPiece, ...] = ()
     kinds: list[tuple[int, ...]] = []
     for k, move in enumerate(moves):
         if gap[k]:
-            pieces += [(Shape(v, m), at) for (v, m, _, _), at in zip(opens, kinds, strict=True)]
+            pieces += [(Shape(o.width, o.length), at) for o, at in zip(opens, kinds, strict=True)]
             opens, kinds = (), []
-        new_free, new_opens, source, ended, _, _ = move
-        pieces += [(Shape(opens[j][0], opens[j][1]), kinds[j]) for j in ended]
+        pieces += [(Shape(opens[j].width, opens[j].length), kinds[j]) for j in move.ended]
         here = line[hosts[k]].kinds
-        kinds = [(here[kk],) if j < 0 else kinds[j] if kk < 0 else (*kinds[j], here[kk]) for j, kk in source]
-        opens = new_opens
-    pieces += [(Shape(v, m), at) for (v, m, _, _), at in zip(opens, kinds, strict=True)]
+        kinds = [(here[kk],) if j < 0 else kinds[j] if kk < 0 else (*kinds[j], here[kk]) for j, kk in move.sources]
+        opens = move.after.opens
+    pieces += [(Shape(o.width, o.length), at) for o, at in zip(opens, kinds, strict=True)]
     return pieces
 
 
-@lru_cache(maxsize=4096)
-def _tail(hist: Hist, free: _Room, tuples: tuple[int, ...], top: int, protect: bool) -> list[int]:
+@lru_cache(maxsize=2048)
+def _tail(hist: Hist, free: Room, tuples: tuple[int, ...], top: int, protect: bool) -> Vector:
     """The greedy tuple placement over the lead's tuples and its tractors' free positions."""
-    return _tuples_on_hist(hist, list(tuples) + [w for w, c in free for _ in range(c)], top, protect)
+    return tuple(_tuples_on_hist(hist, list(tuples) + [w for w, c in free for _ in range(c)], top, protect))
 
 
 def _close_all(
-    states: dict[_Key, tuple[int, _Chain]], closings: Callable[[_Frame], tuple[_Room, ...]], room: int
-) -> dict[_Key, tuple[int, _Chain]]:
+    states: dict[State, Record], closings: Callable[[Frame], tuple[Room, ...]], room: int
+) -> dict[State, Record]:
     """End every open piece, in every way it fits the lead tractors left (a state
     with an open piece of length 1 dies)."""
-    out: dict[_Key, tuple[int, _Chain]] = {}
-    for (free, opens, hist, carry), (value, chain) in states.items():
-        if not opens:
-            key: _Key = (free, (), hist, carry)
-            old = out.get(key)
-            if old is None or value > old[0]:
-                out[key] = (value, chain)
+    out: dict[State, Record] = {}
+    for state, record in states.items():
+        frame = state.frame
+        if not frame.opens:
+            old = out.get(state)
+            if old is None or record.tally > old.tally:
+                out[state] = record
             continue
-        worth = value - len(opens)
-        for left in closings((free, opens)):
-            key = (left, (), _clamp(hist, room + sum(c for _, c in left)), carry)
+        for left in closings(frame):
+            key = State(Frame(left, ()), _clamp(state.hist, room + _positions(left)), state.carry)
             old = out.get(key)
-            if old is None or worth > old[0]:
-                out[key] = (worth, chain)
+            if old is None or record.tally > old.tally:
+                out[key] = record
     return out

@@ -178,8 +178,13 @@ REASONS: dict[str, dict[str, type]] = {
     "follow.must_match_pattern": {
         "suit": Suit, "lead": Pieces, "patterns": str, "source": str, "owed": Pattern, "reached": Pattern,
     },
-    "follow.must_play_tractor": {"suit": Suit, "lead": Pieces, "n": int, "owed": Pattern, "have": int},
-    "follow.must_play_tractor/none": {"suit": Suit, "lead": Pieces, "n": int, "owed": Pattern, "have": int},
+    # the tractor pieces owed and played, longest first (``n``: how many are owed), and an arrangement owed
+    **{
+        f"follow.must_play_tractor{form}": {
+            "suit": Suit, "lead": Pieces, "owed": Pieces, "example": Pattern, "have": Pieces, "n": int,
+        }
+        for form in ("", "/none")
+    },
     **{
         f"follow.must_play_{tuple_}{form}": {"suit": Suit, "lead": Pieces, "owed": Pieces, "have": Pieces, "n": int}
         for tuple_ in ("pair", "triple", "quad", "tuple")

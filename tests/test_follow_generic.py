@@ -2,12 +2,14 @@
 
 1. Leads of many tractors in a long suit against four-deck hands rich in quads
    (found by review: each took seconds before the programme carried alike lead
-   tractors as one state and kept only states that can still reach the most
-   tractor cards) answer with the verdict they always had.  No timing here:
+   tractors as one state and kept only states that can still reach the best
+   tractor pieces) answer with the verdicts of the longest-first measure (their
+   tractors owed, longest first, and their tuples).  No timing here:
    ``bench/follow_worst.py`` prints the figures.
 2. On random medium-size cases the arrangement the programme reports really is
-   one of the hand's, and its tractor pieces hold the score's tractor cards
-   (tests/test_follow_oracle.py checks the scores against a brute force).
+   one of the hand's, and its pieces are the measure's: its tractors longest
+   first, its tuples by width (tests/test_follow_oracle.py checks the measures
+   against a brute force).
 """
 
 from __future__ import annotations
@@ -46,31 +48,41 @@ CASES = _worst_cases()
 
 # --- 1. the worst cases keep their verdicts ----------------------------------------------------
 
-# name → (legal, reason codes, tractor cards owed, tuples owed as (width, count))
-FOLLOW_VERDICTS: dict[str, tuple[bool | None, list[str], int, list[tuple[int, int]]]] = {
-    "six 2-pair tractors in trumps": (None, [], 24, [(2, 12)]),
-    "2-pair and triple tractors": (None, [], 24, [(3, 0), (2, 12)]),
-    "five 2-pair tractors": (None, [], 20, [(2, 10)]),
-    "three 3-pair tractors": (None, [], 24, [(2, 12)]),
-    "seven 2-pair tractors, 60-card hand": (None, [], 24, [(2, 12)]),
-    "36-card lead of tractors, classic patterns": (False, ["follow.must_play_tractor"], 24, [(2, 17)]),
-    "38-card lead of tractors, level A": (False, ["follow.must_play_tractor"], 28, [(2, 17)]),
-    "30-card lead with quad tractors, four-deck-cgc": (False, ["follow.must_play_tractor"], 26, [(3, 2), (2, 12)]),
-    # the four-deck preset's own links (level_constant_tractors): ♠2♠2♠10♠10 and the like join
-    "six 2-pair tractors in trumps, level-constant links": (None, [], 24, [(2, 12)]),
-    "five 2-pair tractors, level-constant links": (None, [], 20, [(2, 10)]),
+# name → (legal, reason codes, tractors owed longest first as (width, length, count), their cards,
+# tuples owed as (width, count)).  Longest first (docs/rules.md §5): against 2-pair and triple
+# tractors a triple tractor of 2 comes before a sixth 2-pair tractor, though it has fewer cards.
+FOLLOW_VERDICTS: dict[
+    str, tuple[bool | None, list[str], list[tuple[int, int, int]], int, list[tuple[int, int]]]
+] = {
+    "six 2-pair tractors in trumps": (None, [], [(2, 2, 6)], 24, [(2, 12)]),
+    "2-pair and triple tractors": (None, [], [(3, 2, 1), (2, 2, 4)], 22, [(3, 4), (2, 8)]),
+    "five 2-pair tractors": (None, [], [(2, 2, 5)], 20, [(2, 10)]),
+    "three 3-pair tractors": (None, [], [(2, 3, 4)], 24, [(2, 12)]),
+    "seven 2-pair tractors, 60-card hand": (None, [], [(2, 2, 6)], 24, [(2, 12)]),
+    "36-card lead of tractors, classic patterns": (
+        False, ["follow.must_play_tractor"], [(2, 5, 1), (2, 3, 1), (2, 2, 2)], 24, [(2, 17)]
+    ),
+    "38-card lead of tractors, level A": (
+        False, ["follow.must_play_tractor"], [(2, 3, 2), (2, 2, 4)], 28, [(2, 17)]
+    ),
+    "30-card lead with quad tractors, four-deck-cgc": (
+        False, ["follow.must_play_tractor"], [(2, 6, 1), (3, 2, 1), (2, 2, 2)], 26, [(3, 2), (2, 12)]
+    ),
+    # the four-deck preset's own links (level_constant_tractors): ♠2♠2♠10♠10 and the like join,
+    # and a 4-pair tractor comes first
+    "six 2-pair tractors in trumps, level-constant links": (None, [], [(2, 4, 1), (2, 2, 4)], 24, [(2, 12)]),
+    "five 2-pair tractors, level-constant links": (None, [], [(2, 4, 1), (2, 2, 3)], 20, [(2, 10)]),
 }
 
 
 # Over the service's work budget (engine.budget, service.limits.MAX_WORK_UNITS): the
 # service answers them 422 too_complex; their verdicts are checked without the budget.
 OVER_BUDGET = {
-    "three 3-pair tractors",  # 994 units
-    "36-card lead of tractors, classic patterns",  # 3,576
-    "30-card lead with quad tractors, four-deck-cgc",  # 4,227
-    "2-pair and triple tractors through /v1/trick with hands",  # 947: its follows' together
-    "six 2-pair tractors in trumps, level-constant links",  # 6,393
-    "five 2-pair tractors, level-constant links",  # 2,692
+    "2-pair and triple tractors",  # 1,007 units
+    "30-card lead with quad tractors, four-deck-cgc",  # 1,093
+    "2-pair and triple tractors through /v1/trick with hands",  # its follows' together
+    "six 2-pair tractors in trumps, level-constant links",  # 5,337
+    "five 2-pair tractors, level-constant links",  # 2,146
 }
 
 
@@ -94,11 +106,13 @@ def test_worst_follows_keep_their_verdicts(api: Any, unbounded: Any, name: str) 
         got = bounded
     assert got.status_code == 200
     out = got.get_json()
-    legal, codes, cards, tuples = FOLLOW_VERDICTS[name]
+    legal, codes, tractors, cards, tuples = FOLLOW_VERDICTS[name]
     assert out["legal"] is legal
     assert [r["code"] for r in out["reasons"]] == codes
     req = out["required"]
     assert req["rule"] == "generic"
+    (owed,) = req["pattern"]
+    assert [(s["width"], s["length"], s["count"]) for s in owed["shapes"] if s["length"] > 1] == tractors
     assert (req["tractor_cards"], [(t["width"], t["count"]) for t in req["tuples"]]) == (cards, tuples)
 
 
@@ -167,5 +181,7 @@ def test_the_arrangement_is_the_hands_and_has_the_score(case: tuple[SuitView, tu
     caches.clear()
     score, pieces = generic.generic_score(lay, counts, lead, protect)
     assert _realised(lay, counts, pieces, protect)
-    tractor_cards = sum(p.shape.size for p in pieces if p.shape.length > 1)
-    assert (score[0] if score else 0) == tractor_cards
+    tractors = sorted([generic.piece_key(p.shape.width, p.shape.length) for p in pieces if p.shape.length > 1])
+    assert score.tractors == tuple(reversed(tractors))
+    top = lead.widest
+    assert list(score.tuples) == [sum(p.shape.length for p in pieces if p.shape.width == v) for v in range(top, 1, -1)]

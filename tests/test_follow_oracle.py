@@ -5,11 +5,13 @@ Every play of the lead's size is enumerated from small random hands and the
 engine's verdict is compared with the oracle's, which scores every choice of
 cards by brute force straight from the rule text:
 
-* classic, two decks (seeds 000/001/003): quality = (cards forming tractors
-  inside the lead's tractors, then pairs up to the lead's), lexicographic;
+* classic, two decks (seeds 000/001/003): quality = (the lengths of the
+  tractors placed inside the lead's tractors, longest first, compared
+  lexicographically; then pairs up to the lead's);
 * the seeds' pattern lists (three-deck, four-deck, four-deck-cgc): a choice is
   worth the first step it can form, optionally with protect_longer_tuples;
-* the generic rule with three decks (a throw): (tractor cards, then tuples by
+* the generic rule with three decks (a throw): (the tractors placed inside
+  the lead's tractors, longest first — by cards, then width —, then tuples by
   width, widest first), one tuple per lead position.
 
 The oracle shares nothing with ``engine.shapes``/``engine.follow`` but the
@@ -102,18 +104,21 @@ def packable(lengths: list[int], slots: list[int]) -> bool:
     return False
 
 
-def classic_quality(play: tuple[int, ...], lead: list[int], order: TrumpOrder) -> tuple[int, int]:
+def classic_quality(
+    play: tuple[int, ...], lead: list[int], order: TrumpOrder
+) -> tuple[tuple[int, ...], int]:
     units = decompose(lead, order)
     slots = [u.length for u in units if u.length > 1]
     lead_pairs = sum(u.length for u in units if u.width == 2)
     counts = Counter(play)
     candidates = tractors_in(counts, order)
-    best_t = 0
+    best_t: tuple[int, ...] = ()
 
     def grow(start: int, used: set[int], lengths: list[int]) -> None:
         nonlocal best_t
-        if packable(sorted(lengths, reverse=True), slots):
-            best_t = max(best_t, 2 * sum(lengths))
+        longest_first = tuple(sorted(lengths, reverse=True))
+        if packable(list(longest_first), slots):
+            best_t = max(best_t, longest_first)
         for i in range(start, len(candidates)):
             kinds = candidates[i]
             if used.isdisjoint(kinds):
@@ -145,9 +150,10 @@ def list_step(
 
 def generic_quality(
     play: tuple[int, ...], lead: list[int], order: TrumpOrder, held: Counter[int] | None = None
-) -> tuple[int, ...]:
-    """Best (tractor cards, N_W, ..., N_2) over every arrangement; ``held``:
-    protect_longer_tuples, a kind supplying only tuples of its held width."""
+) -> tuple[tuple[tuple[int, int], ...], tuple[int, ...]]:
+    """Best (tractors, (N_W, ..., N_2)) over every arrangement, the tractors as
+    (cards, width) longest first; ``held``: protect_longer_tuples, a kind
+    supplying only tuples of its held width."""
 
     def ok(kind: int, width: int) -> bool:
         return held is None or held[kind] == width
@@ -157,13 +163,14 @@ def generic_quality(
     tuples = [u.width for u in units if u.length == 1 and u.width > 1]
     top = max([w for w, _ in slots] + tuples + [1])
     if top < 2:
-        return ()
-    best: tuple[int, ...] = (0,) * top
+        return (), ()
+    best: tuple[tuple[tuple[int, int], ...], tuple[int, ...]] = ((), (0,) * (top - 1))
+    pieces: list[tuple[int, int]] = []
 
     def tuple_part(counts: Counter[int], positions: list[int], score: list[int]) -> None:
         nonlocal best
         if not positions:
-            best = max(best, tuple(score))
+            best = max(best, (tuple(sorted(pieces, reverse=True)), tuple(score[1:])))
             return
         p, rest = positions[0], positions[1:]
         tuple_part(counts, rest, score)  # leave the position empty
@@ -187,10 +194,10 @@ def generic_quality(
                         for k in kinds:
                             counts[k] -= v
                         room[s] -= m
-                        score[0] += v * m
+                        pieces.append((v * m, v))
                         score[1 + top - v] += m
                         tractor_part(counts, room, score)
-                        score[0] -= v * m
+                        pieces.pop()
                         score[1 + top - v] -= m
                         room[s] += m
                         for k in kinds:
@@ -315,6 +322,8 @@ TWO_DECK_LEADS = [
     [(2, 1), (1, 1), (1, 1)],
     [(2, 2), (2, 2)],
     [(2, 4)],
+    [(2, 5)],
+    [(2, 3), (2, 2)],
 ]
 
 
@@ -326,8 +335,9 @@ def test_classic_two_deck_oracle(shapes: list[tuple[int, int]], ace_low: bool) -
     rules = rules_from_json({"preset": "two-deck", "ace_low_tractor": ace_low})
     rng = random.Random(seed_of("classic", shapes, ace_low))
     refused = 0
+    size = sum(w * n for w, n in shapes)
     for _ in range(5):
-        order, lead, hand = random_case(rng, rules, shapes, rng.randint(6, 10))
+        order, lead, hand = random_case(rng, rules, shapes, rng.randint(6, 10) if size < 10 else size + rng.randint(1, 3))
         refused += check_every_play(order, lead, hand, rules, lambda s, o=order, le=lead: classic_quality(s, le, o))
     assert refused > 0, "the random hands never exercised the structure rule"
 
@@ -342,9 +352,22 @@ def test_classic_oracle_agrees_with_the_seed_example() -> None:
         return [parse_card(t) for t in text.split()]
 
     lead = c("3H 3H 4H 4H 5H 5H")
-    assert classic_quality(tuple(c("6H 6H 7H 7H QH QH")), lead, order) == (4, 3)
-    assert classic_quality(tuple(c("6H 6H 7H 7H 8H 9H")), lead, order) == (4, 2)
-    assert classic_quality(tuple(c("6H 6H 9H 9H QH QH")), lead, order) == (0, 3)
+    assert classic_quality(tuple(c("6H 6H 7H 7H QH QH")), lead, order) == ((2,), 3)
+    assert classic_quality(tuple(c("6H 6H 7H 7H 8H 9H")), lead, order) == ((2,), 2)
+    assert classic_quality(tuple(c("6H 6H 9H 9H QH QH")), lead, order) == ((), 3)
+
+
+def test_classic_oracle_puts_the_longest_tractor_first() -> None:
+    """The oracle itself: against a 4-pair tractor, a 3-pair tractor + a pair beats two
+    2-pair tractors (docs/rules.md §5; seed 000 四副 "1连3+1对子" before "1连对+两对子")."""
+    rules = preset("two-deck")
+    order = trump_order(Trump(0, 0), rules)
+    lead = _c("3H 3H 4H 4H 5H 5H 6H 6H")
+    assert classic_quality(tuple(_c("7H 7H 8H 8H 9H 9H QH QH")), lead, order) == ((3,), 4)
+    assert classic_quality(tuple(_c("7H 7H 8H 8H JH JH QH QH")), lead, order) == ((2, 2), 4)
+    assert classic_quality(tuple(_c("7H 7H 8H 8H 9H 9H QH QH")), lead, order) > classic_quality(
+        tuple(_c("7H 7H 8H 8H JH JH QH QH")), lead, order
+    )
 
 
 LIST_CASES = [
@@ -421,9 +444,15 @@ def _c(text: str) -> list[int]:
 
 
 CRAFTED = [
-    # two disjoint 2-pair tractors both fit inside a 4-pair tractor lead (docs/rules.md §5: cards in tractors)
+    # two disjoint 2-pair tractors both fit inside a 4-pair tractor lead (docs/rules.md §5)
     ("two-deck", (0, 0), "3H 3H 4H 4H 5H 5H 6H 6H", "7H 7H 8H 8H JH JH QH QH AH AH 5C", "classic"),
-    # a 3-pair tractor and a 2-pair tractor lead against two 3-pair runs: 6 + 4 tractor cards
+    # longest first (seed 000 四副 "1连3+1对子" before "1连对+两对子"): against a 4-pair tractor
+    # the 3-pair tractor 7788 99 + a pair is owed, not the two 2-pair tractors JJQQ + KKAA
+    ("two-deck", (0, 0), "3H 3H 4H 4H 5H 5H 6H 6H", "7H 7H 8H 8H 9H 9H JH JH QH QH KH KH AH AH 5C", "classic"),
+    # two lead tractors (3 and 2): 667788 fills the 3-pair one and KKAA the 2-pair one; plays
+    # of two 2-pair tractors (6677 + KKAA) fall short at the longest
+    ("two-deck", (0, 0), "3H 3H 4H 4H 5H 5H 9H 9H 10H 10H", "6H 6H 7H 7H 8H 8H JH JH KH KH AH AH 2C", "classic"),
+    # a 3-pair tractor and a 2-pair tractor lead against two 3-pair runs: a 3-pair and a 2-pair tractor
     ("two-deck", (0, 0), "3H 3H 4H 4H 5H 5H 9H 9H 10H 10H",
      "6H 6H 7H 7H 8H 8H JH JH QH QH KH KH 2C", "classic"),
     # tractors through the level cards and jokers (seed 000): trump pairs BJ SJ AH(level) AS(level) KH
@@ -434,6 +463,8 @@ CRAFTED = [
     ("four-deck", (6, 0), "7H 7H 7H 5H 5H 3H 3H", "9H 9H 9H 9H QH QH QH 4H 6C", "generic"),
     # ace_low_tractor (seed 002 AA2233): AA2233 is the longest tractor the hand holds
     ("two-deck+acelow", (8, 1), "5S 5S 6S 6S 7S 7S", "KS KS AS AS 2S 2S 3S 3S 9D", "classic"),
+    # the generic rule with four decks, longest first too: 778899 + JJ before JJQQ + KKAA
+    ("four-classic", (0, 0), "3H 3H 4H 4H 5H 5H 6H 6H", "7H 7H 8H 8H 9H 9H JH JH QH QH KH KH AH AH 5C", "generic"),
     # ace_low_tractor with four decks: the four aces split between KKAA and AA22
     ("four-classic+acelow", (8, 1), "5S 5S 6S 6S 7S 7S 8S 8S", "KS KS AS AS AS AS 2S 2S 9S 9S 9D", "generic"),
     # protect_longer_tuples: the hand's quad supplies no triple or pair, so QQQ + 44 is what it owes

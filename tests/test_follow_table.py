@@ -14,6 +14,7 @@ from engine.cards import parse_card, parse_rank, parse_suit
 from engine.errors import InvalidInput
 from engine.follow import check_follow, judge_follow
 from engine.rules import rules_from_json
+from engine.shapes import Shape
 from engine.trump import Trump, trump_order
 from service.explain import pattern
 from tests.helpers import said
@@ -37,6 +38,8 @@ RULES_334455 = ("3H 3H 4H 4H 5H 5H", "6H 6H 7H 7H QH QH 9H 9H KS")
 TITANIC = ("3S 3S 3S 4S 4S 4S", "6S 6S 6S 7S 7S 7S 9S 2C")
 TITANIC_LOW = ("3S 3S 3S 4S 4S 4S", "5S 5S 6S 6S 9S 9S 9S QS 2C")
 FOUR_7788 = ("7S 7S 8S 8S", "AS AS AS AS 3S 3S 5S 5S")
+LONGEST = ("3H 3H 4H 4H 5H 5H 6H 6H", "7H 7H 8H 8H 9H 9H JH JH QH QH AH AH 5C")
+LONGEST_THROW = ("3H 3H 4H 4H 5H 5H 6H 6H SJ SJ BJ BJ", "7H 7H 8H 8H 10H 10H JH JH QH QH AH AH 2S 2S 5C")
 FOUR_AAAA = ("AS AS AS AS", "5S 5S 6S 6S 9S 9S 9S 3S")
 
 CASES: list[tuple[str, Any, tuple[str, str | None], str, str, str, bool, str | None]] = [
@@ -55,6 +58,16 @@ CASES: list[tuple[str, Any, tuple[str, str | None], str, str, str, bool, str | N
     ("two: 334455 → 6677QQ", "two-deck", ("2", "S"), *RULES_334455, "6H 6H 7H 7H QH QH", True, None),
     ("two: 334455 → 6677 without the pair", "two-deck", ("2", "S"), *RULES_334455, "6H 6H 7H 7H 9H QH", False, PAIR),
     ("two: 334455 → two pairs, no tractor", "two-deck", ("2", "S"), *RULES_334455, "QH QH 9H 9H 6H 7H", False, TRACTOR),
+    # docs/rules.md §5, longest tractor first (seed 000 四副's list "1连3+1对子" before "1连对+两对子";
+    # shengji.io's decomposition ladder [2,2,2][2] → [2,2][2,2]; jding92/shengji-online): against a
+    # 4-pair tractor, 778899 + a pair is owed before the two 2-pair tractors 7788 + JJQQ (more cards)
+    ("two: 4-pair lead, two 2-pair tractors refused", "two-deck", ("2", "S"), *LONGEST, "7H 7H 8H 8H JH JH QH QH", False, TRACTOR),
+    ("two: 4-pair lead, 3-pair tractor + a pair", "two-deck", ("2", "S"), *LONGEST, "7H 7H 8H 8H 9H 9H AH AH", True, None),
+    ("two: 4-pair lead, 3-pair tractor + JJ", "two-deck", ("2", "S"), *LONGEST, "7H 7H 8H 8H 9H 9H JH JH", True, None),
+    # a throw of a 4-pair and a 2-pair tractor: the pieces placed into them, longest first —
+    # 10JQ + a 2-pair tractor beats three 2-pair tractors (7788 + A-副2 + 10J)
+    ("two: two lead tractors, three 2-pair tractors refused", "two-deck", ("2", "H"), *LONGEST_THROW, "7H 7H 8H 8H AH AH 2S 2S 10H 10H JH JH", False, TRACTOR),
+    ("two: two lead tractors, 3-pair + 2-pair tractors", "two-deck", ("2", "H"), *LONGEST_THROW, "10H 10H JH JH QH QH 7H 7H 8H 8H AH AH", True, None),
     # seed 000 有對牌必須出對牌（包括拖拉機中的對牌）
     ("two: pair from inside a tractor", "two-deck", ("2", "S"), "8D 8D", "3D 3D 4D 4D 6D 9D", "4D 4D", True, None),
     ("two: pair lead, pairs kept back", "two-deck", ("2", "S"), "8D 8D", "3D 3D 4D 4D 6D 9D", "3D 6D", False, PAIR),
@@ -179,6 +192,24 @@ def test_the_cases_cover_every_preset() -> None:
 def required(rules: Any, trump: Any, lead: str, hand: str) -> Any:
     r = rules_from_json(rules)
     return judge_follow(check_follow(cards(lead), cards(hand), None, order_of(r, trump), r))
+
+
+def test_the_longest_tractor_first_in_words() -> None:
+    """The refusal says what was owed in the new terms (docs/rules.md §5): the tractor
+    pieces longest first, and what the play placed."""
+    r = rules_from_json("two-deck")
+    v = judge_follow(check_follow(cards(LONGEST[0]), cards(LONGEST[1]), cards("7H 7H 8H 8H JH JH QH QH"), order_of(r, ("2", "S")), r))
+    (reason,) = v.reasons
+    assert reason.code == TRACTOR
+    en, zh, zh_hant = said(reason), said(reason, "zh-Hans"), said(reason, "zh-Hant")
+    assert "a 3-pair tractor within the lead's tractors (a 4-pair tractor)" in en
+    assert "for example a 3-pair tractor + a pair" in en
+    assert "longest first" in en and en.endswith("places only 2 2-pair tractors.")
+    assert "放入一个三连拖" in zh and "只放入两个两连拖" in zh
+    assert "放入一個三連拖" in zh_hant and "只放入兩個兩連拖" in zh_hant
+    structure = v.required.structure
+    assert structure is not None and structure.tractors == (Shape(2, 3),)
+    assert pattern(structure.pattern(), "en") == "a 3-pair tractor + a pair"
 
 
 def test_no_play_means_legal_null_and_an_example() -> None:
