@@ -42,6 +42,16 @@ from engine.units import Unit, mixed_suit_problems
 SEATS = 4
 _AFTER = tuple(tuple((leader + i) % SEATS for i in range(1, SEATS)) for leader in range(SEATS))  # in playing order
 _KINDS = frozenset(range(KINDS))
+# the facts a throw's reasons name, one object each: a reason's facts are compared
+# (``==``) wherever reasons are looked up, and the same object compares at once
+_SEAT = tuple(Seat(s) for s in range(SEATS))
+_SUIT = tuple(Suit(s) for s in range(5))  # per effective suit (4: trump)
+_SHAPE = {(w, n): Shape(w, n) for w in range(1, 5) for n in range(1, KINDS)}  # every shape of up to 4 decks
+
+
+def _shape(width: int, length: int) -> Shape:
+    """The ``Shape`` of (width, length), from ``_SHAPE``."""
+    return _SHAPE.get((width, length)) or Shape(width, length)
 
 
 @quick_init  # a verdict makes many: engine.records
@@ -122,14 +132,14 @@ def _beaten_reasons(unit: Unit, blockers: list[Blocker], suit: int) -> list[Reas
     """One reason per seat that beats ``unit``: what it holds in ``suit`` and
     why that beats the thrown unit (a higher unit of the same shape, or with
     ``wider_shape_beats`` a wider shape of as many cards)."""
-    thrown, cards, led = Shape(unit.width, unit.length), Cards(unit.cards), Suit(suit)
+    thrown, cards, led = _shape(unit.width, unit.length), Cards(unit.cards), _SUIT[suit]
     return [
         reason(
-            "throw.unit_beaten_by_wider_shape", seat=Seat(b.seat), suit=led, held=Cards(b.cards),
-            shape=Shape(b.width, b.length), thrown=thrown, cards=cards,
+            "throw.unit_beaten_by_wider_shape", seat=_SEAT[b.seat], suit=led, held=Cards(b.cards),
+            shape=_shape(b.width, b.length), thrown=thrown, cards=cards,
         )
         if b.wider_shape
-        else reason("throw.unit_beaten", seat=Seat(b.seat), suit=led, held=Cards(b.cards), thrown=thrown, cards=cards)
+        else reason("throw.unit_beaten", seat=_SEAT[b.seat], suit=led, held=Cards(b.cards), thrown=thrown, cards=cards)
         for b in blockers
     ]
 
@@ -310,12 +320,12 @@ def _choose_forced(
         index = min(mine, key=_smallest)[0]
         unit = units[index]
         return index, reason(
-            f"throw.forced.{policy}", seat=Seat(first), shape=Shape(unit.width, unit.length), cards=Cards(unit.cards)
+            f"throw.forced.{policy}", seat=_SEAT[first], shape=_shape(unit.width, unit.length), cards=Cards(unit.cards)
         )
     else:  # lowest_failed
         index = min([(i, f.unit) for i, f in failed], key=_lowest)[0]
     unit = units[index]
-    return index, reason(f"throw.forced.{policy}", shape=Shape(unit.width, unit.length), cards=Cards(unit.cards))
+    return index, reason(f"throw.forced.{policy}", shape=_shape(unit.width, unit.length), cards=Cards(unit.cards))
 
 
 def _penalty(leader: int, cards: int, failed_cards: int, rules: Rules) -> tuple[Penalty, Reason | None]:
@@ -323,7 +333,7 @@ def _penalty(leader: int, cards: int, failed_cards: int, rules: Rules) -> tuple[
     of them in its failed units (docs/rules.md §4)."""
     kind = rules.throw_penalty
     if kind == ThrowPenalty.MATCH_POINT:
-        return Penalty(kind, 1, leader, None), reason("throw.penalty.match_point", seat=Seat(leader), n=1)
+        return Penalty(kind, 1, leader, None), reason("throw.penalty.match_point", seat=_SEAT[leader], n=1)
     per, team = rules.throw_penalty_points_per_card, (leader + 1) % 2  # the points go to the other team
     if kind == ThrowPenalty.POINTS_PER_CARD or kind == ThrowPenalty.POINTS_PER_FAILED_CARD:
         counted = cards if kind == ThrowPenalty.POINTS_PER_CARD else failed_cards
@@ -349,7 +359,7 @@ def _others_void(throw: Throw, units: tuple[Unit, ...]) -> ThrowVerdict | None:
     suit_of, suit = throw.order.suit, throw.suit
     if any(suit_of[c] == suit for s in others for c in throw.hands[s]):
         return None
-    why = reason("throw.refused_others_void", suit=Suit(suit), n=len(units))
+    why = reason("throw.refused_others_void", suit=_SUIT[suit], n=len(units))
     return ThrowVerdict(throw.leader, suit, False, units, (), None, (), _NO_PENALTY, (why,), True)
 
 
@@ -359,7 +369,7 @@ def _others_void(throw: Throw, units: tuple[Unit, ...]) -> ThrowVerdict | None:
 @lru_cache(maxsize=1024)
 def _single_unit(unit: Unit) -> tuple[Reason]:
     """Why a lead of one unit stands (cached by value: a hand's leads recur)."""
-    return (reason("throw.single_unit", shape=Shape(unit.width, unit.length), cards=Cards(unit.cards)),)
+    return (reason("throw.single_unit", shape=_shape(unit.width, unit.length), cards=Cards(unit.cards)),)
 
 
 def judge_throw(throw: Throw) -> ThrowVerdict:
@@ -407,7 +417,7 @@ def judge_throw(throw: Throw) -> ThrowVerdict:
             reasons += _beaten_reasons(unit, blockers, suit)
     if not failed:
         reasons.append(
-            reason("throw.stands", suit=Suit(suit), n=len(units))
+            reason("throw.stands", suit=_SUIT[suit], n=len(units))
         )
         return ThrowVerdict(
             leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, tuple(reasons)
