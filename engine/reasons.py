@@ -15,80 +15,72 @@ catalog key is ``code`` or ``code/form``; the code a client sees is the same.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
+from typing import NamedTuple, Union
 
 from engine.records import quick_init
 from engine.shapes import Shape
 from engine.trump import Trump
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class Cards:
+class Cards(NamedTuple):
     """Cards in the order the reason names them (kinds 0..53)."""
 
     cards: tuple[int, ...]
+    kind: str = "cards"  # facts of different kinds stay unequal (tuples compare by value)
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class Seat:
+class Seat(NamedTuple):
     """A seat, 0..3."""
 
     seat: int
+    kind: str = "seat"  # facts of different kinds stay unequal (tuples compare by value)
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class Team:
+class Team(NamedTuple):
     """A team: 0 (seats 0 and 2, called "A") or 1 (seats 1 and 3, "B")."""
 
     team: int
+    kind: str = "team"  # facts of different kinds stay unequal (tuples compare by value)
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class Side:
+class Side(NamedTuple):
     """A side of the hand: ``dealer`` or ``defenders``."""
 
     side: str
+    kind: str = "side"  # facts of different kinds stay unequal (tuples compare by value)
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class Suit:
+class Suit(NamedTuple):
     """An effective suit: 0..3 (S, H, C, D) or 4 (trumps)."""
 
     suit: int
+    kind: str = "suit"  # facts of different kinds stay unequal (tuples compare by value)
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class Level:
+class Level(NamedTuple):
     """A level: a rank index, 0 ("2") .. 12 ("A")."""
 
     rank: int
+    kind: str = "level"  # facts of different kinds stay unequal (tuples compare by value)
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class Pieces:
+class Pieces(NamedTuple):
     """Shapes counted (largest first) and a number of singles: what a lead
     consists of or what a follow must form (``a 2-pair tractor + 2 singles``)."""
 
     shapes: tuple[tuple[Shape, int], ...]
     singles: int = 0
+    kind: str = "pieces"  # facts of different kinds stay unequal (tuples compare by value)
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class Pattern:
+class Pattern(NamedTuple):
     """What a follow forms or owes: one or more equally good ``alternatives``;
     under a seed's pattern ladder (docs/rules.md §5) also its ``step`` of ``steps``."""
 
     alternatives: tuple[Pieces, ...]
     step: int | None = None
     steps: int | None = None
+    kind: str = "pattern"  # facts of different kinds stay unequal (tuples compare by value)
 
 
 @quick_init
@@ -103,20 +95,18 @@ class Step:
     suit: int | None = None
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class Points:
+class Points(NamedTuple):
     """A number of card points (``20 points`` / ``20分``) where another count is the reason's ``n``."""
 
     points: int
+    kind: str = "points"  # facts of different kinds stay unequal (tuples compare by value)
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class SeatCounts:
+class SeatCounts(NamedTuple):
     """A count per seat (``seat 1: 3, seat 2: 1``)."""
 
     counts: tuple[tuple[int, int], ...]
+    kind: str = "seatcounts"  # facts of different kinds stay unequal (tuples compare by value)
 
 
 Param = Union[
