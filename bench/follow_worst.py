@@ -8,7 +8,7 @@ Each body is posted through the Flask test client with the engine's per-hand
 caches cleared before every call; figures are milliseconds per request: median
 and maximum of the wall-clock time, and median of the process's CPU time (the
 steadier figure on a shared machine).  Those over the service's work budget
-(``engine.budget``, 800 units a request) answer 422 ``too_complex`` (status 422):
+(``engine.budget``, 640 units a request) answer 422 ``too_complex`` (status 422):
 their figure is the cost of finding that out.
 """
 

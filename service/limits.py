@@ -27,7 +27,7 @@ takes at least one card from each of the four seats, and four seats hold at most
 MAX_BODY_BYTES = 64 * 1024
 """Flask's ``MAX_CONTENT_LENGTH``: a four-deck hand audit is about 10 KiB."""
 
-MAX_WORK_UNITS = 800
+MAX_WORK_UNITS = 640
 """The work budget of one request (``engine.budget``): the generic follow rule's
 search may enumerate at most this many transitions for all the follows one
 request judges, or the request is a 422 ``too_complex``.  Measured on a cold

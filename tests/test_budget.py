@@ -82,10 +82,10 @@ def test_a_budget_is_shared_by_the_verdicts_inside_it() -> None:
 
 
 @pytest.mark.parametrize(
-    ("language", "words"), [("en", "800 units"), ("zh-CN", "800 个工作单位"), ("zh-TW", "800 個工作單位")]
+    ("language", "words"), [("en", "640 units"), ("zh-CN", "640 个工作单位"), ("zh-TW", "640 個工作單位")]
 )
 def test_the_service_answers_422_too_complex_and_closes_the_budget(language: str, words: str) -> None:
-    assert MAX_WORK_UNITS == 800
+    assert MAX_WORK_UNITS == 640
     client = create_app({"ACCESS_LOG": False}).test_client()
     path, body = CASES[NAME]
     got = client.post(path, json=body, headers={"Accept-Language": language})

@@ -83,6 +83,7 @@ OVER_BUDGET = {
     "2-pair and triple tractors through /v1/trick with hands",  # its follows' together
     "six 2-pair tractors in trumps, level-constant links",  # 5,337
     "five 2-pair tractors, level-constant links",  # 2,146
+    "36-card lead of tractors, classic patterns",  # 665
 }
 
 
