@@ -70,8 +70,6 @@ CACHES: tuple[Cache, ...] = (
     Cache(bidding._steps, "(decks, bid_suit_precedence, no_trump_bid_min_jokers)", 64),
     # reasons
     Cache(follow._structure_pattern, "(structure)", 4096),
-    Cache(follow._describe_requirement, "(requirement)", 4096),
-    Cache(follow._suit_reason, "(suit, held, lead cards, played)", 4096),
     Cache(throw._single_unit, "(unit)", 1024),
     Cache(trick._play_reasons, "(role, lead form, seat, matched, won, best seat, comparison)", 4096),
 )
@@ -104,8 +102,6 @@ ENTRY_BYTES: dict[str, int] = {
     "bidding._ladder": 1960,
     "bidding._steps": 16216,
     "follow._structure_pattern": 256,  # measured alone (tracemalloc, 14 structures of random follows); the Reason entries below predate reasons as facts
-    "follow._describe_requirement": 288,
-    "follow._suit_reason": 480,
     "throw._single_unit": 560,
     "trick._play_reasons": 552,
 }

@@ -340,9 +340,8 @@ class Requirement:
         return out
 
 
-@lru_cache(maxsize=4096)
 def _describe_requirement(req: Requirement) -> Reason:
-    """``Requirement.describe``, cached by value (the wording depends on nothing else)."""
+    """``Requirement.describe``."""
     return req._describe()
 
 
@@ -508,9 +507,8 @@ def check_follow(
 # --- the verdict ---------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=4096)
 def _suit_reason(suit: int, held: int, lead_cards: int, got: int) -> Reason:
-    """Too few cards of the led suit (cached by value); form ``all`` when the
+    """Too few cards of the led suit; form ``all`` when the
     hand holds no more of the suit than were led."""
     if held <= lead_cards:
         return reason("follow.must_follow_suit", "all", suit=Suit(suit), n=held, led=lead_cards, got=got)
