@@ -53,7 +53,7 @@ CACHES: tuple[Cache, ...] = (
     Cache(lead.lead_form, "(unit shapes, suit, follow_patterns)", 512),
     Cache(follow._obligation_for, "(lead form, suit view (with protect), counts, follow_draw)", 512),
     Cache(follow._reached, "(lead form, suit view, play counts): the measure of a follow", 4096),
-    Cache(trick._arrangements, "(sorted play, lead form, trump order, wider_shape_beats, decks, comparison)", 4096),
+    Cache(trick._measure, "(sorted play, lead form, trump order, ruff_shape, wider_shape_beats, decks, comparison)", 4096),
     # follow: pattern ladders and the generic programme
     Cache(follow._ladder_plans, "(follow_patterns, lead shape)", 256),
     Cache(follow._lowest_first, "(trump order, suit)", 2048),
@@ -88,7 +88,7 @@ ENTRY_BYTES: dict[str, int] = {
     "lead.lead_form": 712,
     "follow._obligation_for": 528,
     "follow._reached": 632,
-    "trick._arrangements": 680,
+    "trick._measure": 680,
     "follow._ladder_plans": 752,
     "follow._lowest_first": 416,
     "generic._generic_score": 904,
