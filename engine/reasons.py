@@ -3,9 +3,10 @@
 Every verdict the engine returns carries its reasons, built by the same code
 that decides, so the verdict and its explanation never disagree.  A reason
 holds no sentence: it says *what* was decided (its ``code``) and *about what*
-(its parameters: cards, seats, teams, counts, shapes, suits, levels, the
-trump (``engine.trump.Trump``), another reason).  The service words it in the reader's language through its message
-catalogs (docs/api.md "Languages"), so every language words the same facts.
+(its parameters: cards, seats, teams, counts, shapes, suits, levels, the trump
+(``engine.trump.Trump``), another reason).  The service words it in the
+reader's language through its message catalogs (docs/api.md "Languages"), so
+every language words the same facts.
 
 ``form`` picks one of a code's wordings where the facts differ in kind (the
 first trick's leader is the dealer, a later one won the trick before): the
@@ -22,47 +23,49 @@ from engine.records import quick_init
 from engine.shapes import Shape
 from engine.trump import Trump
 
+# The facts.  A tuple fact has a ``kind`` field: facts of different kinds stay unequal.
+
 
 class Cards(NamedTuple):
     """Cards in the order the reason names them (kinds 0..53)."""
 
     cards: tuple[int, ...]
-    kind: str = "cards"  # facts of different kinds stay unequal (tuples compare by value)
+    kind: str = "cards"
 
 
 class Seat(NamedTuple):
     """A seat, 0..3."""
 
     seat: int
-    kind: str = "seat"  # facts of different kinds stay unequal (tuples compare by value)
+    kind: str = "seat"
 
 
 class Team(NamedTuple):
     """A team: 0 (seats 0 and 2, called "A") or 1 (seats 1 and 3, "B")."""
 
     team: int
-    kind: str = "team"  # facts of different kinds stay unequal (tuples compare by value)
+    kind: str = "team"
 
 
 class Side(NamedTuple):
     """A side of the hand: ``dealer`` or ``defenders``."""
 
     side: str
-    kind: str = "side"  # facts of different kinds stay unequal (tuples compare by value)
+    kind: str = "side"
 
 
 class Suit(NamedTuple):
     """An effective suit: 0..3 (S, H, C, D) or 4 (trumps)."""
 
     suit: int
-    kind: str = "suit"  # facts of different kinds stay unequal (tuples compare by value)
+    kind: str = "suit"
 
 
 class Level(NamedTuple):
     """A level: a rank index, 0 ("2") .. 12 ("A")."""
 
     rank: int
-    kind: str = "level"  # facts of different kinds stay unequal (tuples compare by value)
+    kind: str = "level"
 
 
 class Pieces(NamedTuple):
@@ -71,7 +74,7 @@ class Pieces(NamedTuple):
 
     shapes: tuple[tuple[Shape, int], ...]
     singles: int = 0
-    kind: str = "pieces"  # facts of different kinds stay unequal (tuples compare by value)
+    kind: str = "pieces"
 
 
 class Pattern(NamedTuple):
@@ -81,7 +84,7 @@ class Pattern(NamedTuple):
     alternatives: tuple[Pieces, ...]
     step: int | None = None
     steps: int | None = None
-    kind: str = "pattern"  # facts of different kinds stay unequal (tuples compare by value)
+    kind: str = "pattern"
 
 
 @quick_init
@@ -100,14 +103,14 @@ class Points(NamedTuple):
     """A number of card points (``20 points`` / ``20分``) where another count is the reason's ``n``."""
 
     points: int
-    kind: str = "points"  # facts of different kinds stay unequal (tuples compare by value)
+    kind: str = "points"
 
 
 class SeatCounts(NamedTuple):
     """A count per seat (``seat 1: 3, seat 2: 1``)."""
 
     counts: tuple[tuple[int, int], ...]
-    kind: str = "seatcounts"  # facts of different kinds stay unequal (tuples compare by value)
+    kind: str = "seatcounts"
 
 
 Param = Union[
