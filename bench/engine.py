@@ -70,7 +70,7 @@ HEADER = ["operation", "preset", "lead", "n", "hand", "runs", "median", "p90", "
 def cold() -> None:
     """Forget every per-hand cache of the engine (not the trump orders)."""
     for fn in (
-        lead.lead_of, follow._obligation_for, follow._reached, generic._generic_score, trick._arrangements,
+        lead.lead_of, follow._obligation_for, follow._reached, generic._generic_score, trick._measure,
         units._decompose,
     ):
         fn.cache_clear()

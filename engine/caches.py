@@ -54,8 +54,8 @@ CACHES: tuple[Cache, ...] = (
     Cache(follow._obligation_for, "(lead form, suit view (with protect), counts, follow_draw)", 512, 528),
     Cache(follow._reached, "(lead form, suit view, play counts): the measure of a follow", 4096, 632),
     Cache(
-        trick._arrangements,
-        "(sorted play, lead form, trump order, wider_shape_beats, decks, comparison)", 4096, 680,
+        trick._measure,
+        "(sorted play, lead form, trump order, ruff_shape, wider_shape_beats, decks, comparison)", 4096, 680,
     ),
     # follow: pattern ladders and the generic programme
     Cache(follow._ladder_plans, "(follow_patterns, lead shape)", 256, 752),
