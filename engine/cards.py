@@ -163,7 +163,7 @@ _POINT_VALUES = tuple(points(k) for k in range(KINDS))
 
 def total_points(cards: Iterable[int]) -> int:
     """Sum of the point values of ``cards``."""
-    return sum([_POINT_VALUES[c] for c in cards])
+    return sum(map(_POINT_VALUES.__getitem__, cards))
 
 
 def parse_cards(values: Sequence[object], path: tuple[str | int, ...] = ()) -> list[int]:
