@@ -179,13 +179,14 @@ class SuitView:
         """The highest unit of ``length`` tuples of ``width`` that ``counts``
         hold, as (rank, its cards high → low), or None.  At each step the kind
         used is ``best_at``'s; on a tie of ranks the first chain's run wins."""
-        held = self.held(counts, width)
-        if not held:
-            return None
         power, kinds = self.power, self.kinds
-        if length == 1:
-            i = self.best_at(self.steps[self.step_of[max(held)]], counts, width)
-            return power[i], (kinds[i],) * width
+        if length == 1:  # the highest index held ``width`` times, searched from the top
+            for top in range(len(counts) - 1, -1, -1):
+                if counts[top] >= width:
+                    i = self.best_at(self.steps[self.step_of[top]], counts, width)
+                    return power[i], (kinds[i],) * width
+            return None
+        held = self.held(counts, width)
         rank = NO_RANK
         best: list[int] = []
         for c, run in self.runs(held, length):
