@@ -66,8 +66,7 @@ CACHES: tuple[Cache, ...] = (
     Cache(generic._tail, "(histogram, free lead tractors, tuples, widest, protect)", 2048),
     # trick, throw, kitty, bids
     Cache(kitty._kitty_multiplier, "(lead units, kitty_multiplier, kitty_cap, trumps)", 1024),
-    Cache(bidding._ladder, "(decks, bid_suit_precedence, no_trump_bid_min_jokers)", 64),
-    Cache(bidding._steps, "(decks, bid_suit_precedence, no_trump_bid_min_jokers)", 64),
+    Cache(bidding._ladder, "(decks, bid_suit_precedence, fewest jokers a bid shows)", 64),
     # reasons
     Cache(follow._structure_pattern, "(structure)", 4096),
     Cache(throw._single_unit, "(unit)", 1024),
@@ -99,8 +98,7 @@ ENTRY_BYTES: dict[str, int] = {
     "generic._reach": 1384,
     "generic._tail": 344,
     "kitty._kitty_multiplier": 616,
-    "bidding._ladder": 1960,
-    "bidding._steps": 16216,
+    "bidding._ladder": 18176,  # the steps (1,960) and their table by (card, copies) (16,216), measured apart
     "follow._structure_pattern": 256,  # measured alone (tracemalloc, 14 structures of random follows); the Reason entries below predate reasons as facts
     "throw._single_unit": 560,
     "trick._play_reasons": 552,
