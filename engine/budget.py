@@ -1,29 +1,28 @@
 """A work budget for one verdict: the generic follow rule's search is bounded by it
 (docs/rules.md §5, ``engine.generic``).
 
-The generic rule's score is a dynamic programme whose size grows with the lead's
-tractors and the hand's tuples (``engine.generic`` states the bound); for a few
-long leads of many tractors against four-deck hands rich in quads it enumerates
-tens of thousands of transitions.  A caller that must answer within a bound (the
-HTTP service: issue 21's 50 ms of CPU a request) opens a budget of *work units*
-with ``work_budget``; every generic score then spends its units on it, and a
-verdict that would need more than the budget left raises ``TooComplex`` (a 422
-``too_complex`` at the HTTP layer) instead of answering late.  Without an open
-budget (the engine's own callers, the command-line auditor) nothing is limited.
+The generic rule's score is a dynamic programme whose size grows with the
+lead's tractors and the hand's tuples; for a few long leads of many tractors
+against four-deck hands rich in quads it enumerates tens of thousands of
+transitions.  A caller that must answer within a bound (the HTTP service: 50 ms
+of CPU a request) opens a budget of *work units*; every generic score spends
+its units on it, and a verdict that would need more than is left raises
+``TooComplex`` (a 422 ``too_complex``) instead of answering late.  Without an
+open budget (the engine's own callers, the command-line auditor) nothing is
+limited.
 
-A unit is one transition the programme's first pass enumerates (a move of a
-frame through one order step).  The units a score needs are a function of its
-inputs alone and are charged whether the score is computed or found in a cache,
-so whether a request is too complex never depends on what was asked before:
-the same request always gets the same answer.  A budget is never a verdict:
-a request under it gets exactly the answer it would get without it.
+A unit is one transition the programme's first pass enumerates.  The units a
+score needs are a function of its inputs alone and are charged whether the
+score is computed or found in a cache, so the same request always gets the
+same answer; a request under the budget gets exactly the verdict it would get
+without one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
+from contextvars import ContextVar, Token
 
 from engine.errors import InvalidInput, Problem
 
@@ -50,24 +49,24 @@ class TooComplex(InvalidInput):
 @contextmanager
 def work_budget(units: int) -> Iterator[None]:
     """Bound the work of the verdicts computed inside the block to ``units``."""
-    token = _LEFT.set([units, units])
+    token = open_budget(units)
     try:
         yield
     finally:
         _LEFT.reset(token)
 
 
-def open_budget(units: int) -> object:
+def open_budget(units: int) -> Token[list[int] | None]:
     """Open a budget of ``units`` until ``close_budget(token)`` (for callers whose
     start and end are separate hooks, like a web framework's request hooks)."""
-    return _LEFT.set([units, units])
+    return _LEFT.set([units, units])  # units left, units opened
 
 
-def close_budget(token: object) -> None:
+def close_budget(token: Token[list[int] | None]) -> None:
     """Close the budget ``open_budget`` returned ``token`` for (in another context
     than the one it was opened in, the budget is simply dropped)."""
     try:
-        _LEFT.reset(token)  # type: ignore[arg-type]
+        _LEFT.reset(token)
     except ValueError:
         _LEFT.set(None)
 
@@ -80,12 +79,10 @@ def remaining() -> int | None:
 
 def charge(units: int) -> None:
     """Spend ``units``; raise ``TooComplex`` when the budget left is smaller."""
+    check(units)
     left = _LEFT.get()
-    if left is None:
-        return
-    if units > left[0]:
-        raise TooComplex(left[1] - left[0] + units, left[1])
-    left[0] -= units
+    if left is not None:
+        left[0] -= units
 
 
 def check(units: int) -> None:

@@ -33,25 +33,15 @@
    tuple (the play itself may still break it): the hand is scored on the suit
    view with ``protect`` (``engine.suit.suit_view``), the play on the lead's.
 
-Complexity, for k kinds in the led suit (≤ 54), s order steps and a lead of
-n cards: the play is scored once and the hand once (hand scores are cached on
-the count vector).  A pattern step is checked by a depth-first search over its
-tractors (at most two per step in the seeds' lists, each with O(k·m²)
-placements, m ≤ 4 kinds per step) then a greedy pass for its tuples (O(k) per
-tuple); a list has at most 19 steps, so O(19·k²·m⁴) at worst and a few dozen
-microseconds in practice.  The generic score is a dynamic programme over the
-order steps (``engine.generic``) in two passes, linear in s: first the best
-tractor pieces over *frames* (the lead tractors left as a multiset, alike ones
-counted once, and the pieces open), then the tuple counts over only the states
-that can still reach them — at most R · O(L⁸) frames and R · O(L⁸) ·
-(P + 1)³ · 5 states a step, R ≤ Π(l_j + 1) the multisets of remaining lengths
-of lead tractors of lengths l_j summing to L, P the lead's positions; in
-practice tens to hundreds, and tens of milliseconds for the worst leads found
-(many tractors against four-deck hands of quads).  It is skipped altogether
-when the hand holds no two adjacent tuples.  Its work units (``engine.generic``)
-are charged to the open budget (``engine.budget``) by the verdict that uses the
-score, whether computed or found in a cache, so a request over the budget is
-refused (``TooComplex``) the same way every time.
+Cost: the play is measured once and the hand once (both cached by value).
+A pattern step is a depth-first search over its tractors (at most two a step
+in the seeds' lists) then a greedy pass for its tuples: a few dozen
+microseconds for a list of at most 19 steps.  The generic score is
+``engine.generic``'s dynamic programme (its complexity is stated there),
+skipped when the hand holds no two adjacent tuples; its work units are charged
+to the open budget (``engine.budget``) by the verdict that uses the score,
+found in a cache or not, so a request over the budget is refused
+(``TooComplex``) the same way every time.
 """
 
 from __future__ import annotations
@@ -63,11 +53,11 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from engine.budget import charge
-from engine.cards import KINDS, card_str, check_copies
+from engine.cards import KINDS, card_str, check_copies, within_copies
 from engine.errors import InvalidInput, Problem
 from engine.generic import LeadShape, Measure, generic_score_work
 from engine.lead import Lead, LeadForm, lead_of
-from engine.patterns import PATTERN_SOURCES, PatternList, pattern_list
+from engine.patterns import PATTERN_LISTS, PATTERN_SOURCES
 from engine.reasons import Pattern, Pieces, Reason, Suit, pieces, reason
 from engine.records import quick_init
 from engine.rules import FollowDraw, FollowPatterns, Rules
@@ -80,7 +70,6 @@ from engine.shapes import (
     form_planned,
     in_hand,
     placed_cards,
-    within_copies,
 )
 from engine.suit import SuitView, suit_view
 from engine.trump import SUIT_LABELS, TrumpOrder
@@ -151,13 +140,8 @@ class PatternStep(_Structure):
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "rule": self.rule,
-            "patterns": self.patterns,
-            "step": self.step,
-            "steps": self.steps,
-            "pattern": self._pattern_json(),
-            "tractor_cards": None,
-            "tuples": [],
+            "rule": self.rule, "patterns": self.patterns, "step": self.step, "steps": self.steps,
+            "pattern": self._pattern_json(), "tractor_cards": None, "tuples": [],
         }
 
 
@@ -186,7 +170,7 @@ class GenericScore(_Structure):
 
     @property
     def tractor_cards(self) -> int:
-        return self.measure.tractor_cards
+        return sum(cards for cards, _ in self.measure.tractors)
 
     @property
     def tuples(self) -> tuple[tuple[int, int], ...]:
@@ -238,13 +222,8 @@ class GenericScore(_Structure):
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "rule": self.rule,
-            "patterns": None,
-            "step": None,
-            "steps": None,
-            "pattern": self._pattern_json(),
-            "tractor_cards": self.tractor_cards,
-            "tuples": [{"width": w, "count": c} for w, c in self.tuples],
+            "rule": self.rule, "patterns": None, "step": None, "steps": None, "pattern": self._pattern_json(),
+            "tractor_cards": self.tractor_cards, "tuples": [{"width": w, "count": c} for w, c in self.tuples],
         }
 
 
@@ -308,9 +287,6 @@ class Requirement:
         the suit and ``rest`` others, ``all_only`` every card of the suit, ``none``
         no card of the suit, ``shaped`` cards of the suit forming a pattern,
         ``any`` cards of the suit)."""
-        return _describe_requirement(self)
-
-    def _describe(self) -> Reason:
         suit = Suit(self.suit)
         if self.rule == "all_suit_cards":
             rest = self.lead_cards - self.held
@@ -324,25 +300,15 @@ class Requirement:
         return reason("follow.required", "any", suit=suit, n=self.cards)
 
     def as_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "suit": SUIT_LABELS[self.suit],
-            "lead_cards": self.lead_cards,
-            "held": self.held,
-            "cards": self.cards,
+        out = {
+            "suit": SUIT_LABELS[self.suit], "lead_cards": self.lead_cards, "held": self.held, "cards": self.cards,
             "rule": self.rule,
         }
-        out.update(
-            self.structure.as_json()
-            if self.structure is not None
-            else {"patterns": None, "step": None, "steps": None, "pattern": [], "tractor_cards": None, "tuples": []}
-        )
-        out["rule"] = self.rule
-        return out
+        structure = self.structure.as_json() if self.structure is not None else _NO_STRUCTURE
+        return out | {key: value for key, value in structure.items() if key != "rule"}
 
 
-def _describe_requirement(req: Requirement) -> Reason:
-    """``Requirement.describe``."""
-    return req._describe()
+_NO_STRUCTURE: dict[str, Any] = {"patterns": None, "step": None, "steps": None, "pattern": [], "tractor_cards": None, "tuples": []}
 
 
 @quick_init
@@ -358,47 +324,33 @@ class FollowVerdict:
     reached: Structure | None  # what the play's suit cards form, when judged on structure
 
 
-# --- the structure of the lead -------------------------------------------------------------
+# --- what a set of suit cards reaches ------------------------------------------------------
 
 
-def _generic_structure(score: Measure, pieces: Sequence[Placed], lead: LeadShape, n: int) -> GenericScore:
-    """The structure a generic measure and its arrangement ``pieces`` describe."""
-    return GenericScore(lead=lead, measure=score, alternatives=(tuple([p.shape for p in pieces]),), cards=n)
-
-
-def _first_step(
-    lay: SuitView, counts: tuple[int, ...], patterns: FollowPatterns, lead: Shape
-) -> tuple[int, tuple[Placed, ...]]:
-    """Index (0-based) of the first step of the seed list of ``patterns`` for a
-    lead of shape ``lead`` that ``counts`` can form, and one way to form it."""
+def _measure(form: LeadForm, lay: SuitView, counts: tuple[int, ...]) -> tuple[Structure, tuple[Placed, ...], int]:
+    """What the led-suit cards ``counts`` reach against a lead of ``form``
+    (docs/rules.md §5): the first step of its seed ladder they can form, or
+    else their generic score; one arrangement reaching it, and the work units
+    it took (``engine.budget``)."""
+    unit, patterns, n = form.unit, form.patterns, form.cards
+    if unit is None:
+        score, pieces, units = generic_score_work(lay, counts, form.generic, lay.protect)
+        return GenericScore(form.generic, score, (tuple([p.shape for p in pieces]),), n), pieces, units
+    ladder = PATTERN_LISTS[patterns][unit]
     total, most = sum(counts), max(counts, default=0)
-    plans = _ladder_plans(patterns, lead)
-    for k, step in enumerate(plans):
+    for k, step in enumerate(_ladder_plans(patterns, unit)):
         for plan in step:
             got = form_planned(lay, counts, plan, total, most)
             if got is not None:
-                return k, tuple(got)
-    return len(plans), ()  # pragma: no cover - every list ends with "all singles"
+                return PatternStep(patterns, unit, k + 1, len(ladder), ladder[k], n), tuple(got), 0
+    raise AssertionError("every seed list ends with all singles")  # pragma: no cover
 
 
 @lru_cache(maxsize=256)
 def _ladder_plans(patterns: FollowPatterns, lead: Shape) -> tuple[tuple[FormPlan, ...], ...]:
     """The ``form_plan`` of every alternative of the seed list (a table built once
     per list: cold follows under a ladder would otherwise rebuild it twice)."""
-    return tuple(tuple(form_plan(alternative) for alternative in step) for step in _ladder(patterns, lead))
-
-
-def _ladder(patterns: FollowPatterns, lead: Shape) -> PatternList:
-    ladder = pattern_list(patterns, lead)
-    if ladder is None:  # pragma: no cover - a lead form names a unit only when its list exists
-        raise ValueError(f"no {patterns} pattern list for {lead}")
-    return ladder
-
-
-def _pattern_step(k: int, patterns: FollowPatterns, lead: Shape, n: int) -> PatternStep:
-    """Step ``k`` (0-based) of the seed list of ``patterns`` for a lead of shape ``lead``."""
-    ladder = _ladder(patterns, lead)
-    return PatternStep(patterns, lead, k + 1, len(ladder), ladder[k], n)
+    return tuple(tuple(form_plan(alternative) for alternative in step) for step in PATTERN_LISTS[patterns][lead])
 
 
 # --- what the hand obliges (cached) --------------------------------------------------------
@@ -414,21 +366,14 @@ def _obligation_for(form: LeadForm, lay: SuitView, counts: tuple[int, ...], foll
     """What a hand holding ``counts`` of the led suit (laid out by ``lay``, whose
     ``protect`` is the option ``protect_longer_tuples``) owes a lead of ``form``
     (cached for a repeated hand: hands vary, so a small cache)."""
-    suit, n, unit = form.suit, form.cards, form.unit
+    suit, n = form.suit, form.cards
     held = sum(counts)
     if held <= n:
         return Requirement(suit, n, held, held, "all_suit_cards", None), tuple(lay.cards(counts)), 0
     if follow_draw == FollowDraw.SUIT_ONLY:
         req = Requirement(suit, n, held, n, "suit_only", None)
         return req, tuple(lay.order.sorted(fill(lay, counts, [], n))), 0
-    units = 0
-    structure: Structure
-    if unit is not None:
-        k, pieces = _first_step(lay, counts, form.patterns, unit)
-        structure = _pattern_step(k, form.patterns, unit, n)
-    else:
-        score, pieces, units = generic_score_work(lay, counts, form.generic, lay.protect)
-        structure = _generic_structure(score, pieces, form.generic, n)
+    structure, pieces, units = _measure(form, lay, counts)
     example = fill(lay, counts, placed_cards(lay, pieces), n)
     return Requirement(suit, n, held, n, structure.rule, structure), tuple(lay.order.sorted(example)), units
 
@@ -474,45 +419,32 @@ def check_follow(
         except InvalidInput as exc:
             problems += exc.problems
     if len(hand) < len(lead):
-        problems.append(
-            Problem(("hand",), f"the hand holds {len(hand)} cards, fewer than the {len(lead)} led", code="hand_too_small")
-        )
-    if play is not None:
-        if len(play) != len(lead):
-            problems.append(
-                Problem(("play",), f"the play has {len(play)} cards; the lead has {len(lead)}: play as many as led", code="wrong_card_count",
-                        params={"count": len(play), "lead": len(lead)})
-            )
-        if not in_hand(play, hand):
-            left = Counter(hand)
-            for j, card in enumerate(play):
-                if left[card] <= 0:
-                    held = Counter(hand)[card]
-                    problems.append(
-                        Problem(
-                            ("play", j),
-                            f"{card_str(card)} is not in the hand"
-                            if not held
-                            else f"the play has more {card_str(card)} than the hand's {held}",
-                            code="card_not_in_hand",
-                            params={"card": card_str(card)},
-                        )
-                    )
-                left[card] -= 1
+        problems.append(Problem(
+            ("hand",), f"the hand holds {len(hand)} cards, fewer than the {len(lead)} led", code="hand_too_small"
+        ))
+    if play is not None and len(play) != len(lead):
+        problems.append(Problem(
+            ("play",), f"the play has {len(play)} cards; the lead has {len(lead)}: play as many as led",
+            code="wrong_card_count", params={"count": len(play), "lead": len(lead)},
+        ))
+    if play is not None and not in_hand(play, hand):
+        held = Counter(hand)
+        left = held.copy()
+        for j, card in enumerate(play):
+            if left[card] <= 0:
+                name = card_str(card)
+                problems.append(Problem(
+                    ("play", j),
+                    f"the play has more {name} than the hand's {held[card]}" if held[card] else f"{name} is not in the hand",
+                    code="card_not_in_hand", params={"card": name},
+                ))
+            left[card] -= 1
     if problems:
         raise InvalidInput(problems)
     return Follow(lead_of(tuple(sorted(lead)), order, rules.follow_patterns, rules.follow_tractors), hand, play, rules)
 
 
 # --- the verdict ---------------------------------------------------------------------------
-
-
-def _suit_reason(suit: int, held: int, lead_cards: int, got: int) -> Reason:
-    """Too few cards of the led suit; form ``all`` when the
-    hand holds no more of the suit than were led."""
-    if held <= lead_cards:
-        return reason("follow.must_follow_suit", "all", suit=Suit(suit), n=held, led=lead_cards, got=got)
-    return reason("follow.must_follow_suit", suit=Suit(suit), held=held, n=lead_cards, got=got)
 
 
 def judge_follow(follow: Follow) -> FollowVerdict:
@@ -548,10 +480,14 @@ def judge_follow(follow: Follow) -> FollowVerdict:
         return FollowVerdict(None, req, (), example, lead_units, None)
     suit_of = order.suit
     in_suit = [c for c in play if suit_of[c] == suit]
-    if len(in_suit) < req.cards:
-        return FollowVerdict(
-            False, req, (_suit_reason(req.suit, req.held, req.lead_cards, len(in_suit)),), example, lead_units, None
+    if len(in_suit) < req.cards:  # too few of the led suit (form ``all``: the hand held no more than led)
+        got = len(in_suit)
+        why = (
+            reason("follow.must_follow_suit", "all", suit=Suit(suit), n=req.held, led=n, got=got)
+            if req.held <= n
+            else reason("follow.must_follow_suit", suit=Suit(suit), held=req.held, n=n, got=got)
         )
+        return FollowVerdict(False, req, (why,), example, lead_units, None)
     owed = req.structure
     if owed is None:
         return FollowVerdict(True, req, (), example, lead_units, None)
@@ -563,14 +499,9 @@ def judge_follow(follow: Follow) -> FollowVerdict:
 
 @lru_cache(maxsize=4096)
 def _reached(form: LeadForm, lay: SuitView, counts: tuple[int, ...]) -> tuple[Structure, int]:
-    """The measure of a play: what its suit cards ``counts`` reach against a lead
-    of ``form`` (the ladder step or the generic score, as the hand's obligation
-    is stated), and the work units it took (``engine.budget``)."""
-    if form.unit is not None:
-        k, _ = _first_step(lay, counts, form.patterns, form.unit)
-        return _pattern_step(k, form.patterns, form.unit, form.cards), 0
-    score, pieces, units = generic_score_work(lay, counts, form.generic, lay.protect)
-    return _generic_structure(score, pieces, form.generic, form.cards), units
+    """What a play's suit cards ``counts`` reach (``_measure``), and the work units it took."""
+    structure, _, units = _measure(form, lay, counts)
+    return structure, units
 
 
 @lru_cache(maxsize=2048)
@@ -588,12 +519,5 @@ def _lowest_first(order: TrumpOrder, suit: int) -> tuple[bytes, tuple[int, ...]]
 
 
 __all__ = [
-    "Follow",
-    "FollowVerdict",
-    "GenericScore",
-    "PatternStep",
-    "Requirement",
-    "Structure",
-    "check_follow",
-    "judge_follow",
+    "Follow", "FollowVerdict", "GenericScore", "PatternStep", "Requirement", "Structure", "check_follow", "judge_follow",
 ]

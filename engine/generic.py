@@ -17,81 +17,49 @@ many positions as it is long).  So against a 4-pair tractor a 3-pair tractor
 plus a pair beats two 2-pair tractors.
 
 **Pieces as a tally.**  Comparing multisets longest first is comparing their
-counts per piece key, the longest key first: the first key whose count differs
-decides, the larger count winning.  So the measure is *additive*: a union of
-pieces compares as the sum of the counts.  The programme carries the pieces of
-an arrangement as one integer, its ``tally``: the count of each key is a digit
-in base ``_BASE``, the longer keys in the higher digits (``LeadShape.keys``), so
-that tallies add as the multisets unite and compare as they do.  A piece adds
-its weight as it grows (a piece of one step weighs nothing; it dies if it
-never reaches two), so the tally of a partial arrangement counts its open
-pieces at their present length.  The tuples a measure fills follow from its
-pieces and from the kinds left over (a greedy placement, below), so the tally
-alone ranks the arrangements of a state.
+counts per piece key, the longest key first, so a union of pieces compares as
+the sum of the counts: an arrangement's pieces are one integer, its ``tally``,
+the count of each key a digit in base ``_BASE`` (the longer keys higher,
+``LeadShape.keys``).  A piece adds its weight as it grows (nothing at one step;
+it dies if it never reaches two).  The tuples follow from the pieces and the
+kinds left over (a greedy placement, below), so the tally alone ranks the
+arrangements of a state.
 
-Exhaustive search over arrangements is exponential in the lead's length, so
-the measure is computed by a dynamic programme over the order steps of the
-suit, low → high (``SuitView.line``: neighbouring steps linked wholly or not
-at all; with ``ace_low_tractor`` the ace is also offered below the lowest rank;
-with ``level_constant_tractors`` a kind may also link to one kind two steps up,
-♠2 to ♠3 over the trump suit's 2, so an open piece may skip a step,
-remembering the kind it must take next).  What the rest of the suit can still
-do depends only on a ``Frame``:
+The programme runs over the order steps of the suit, low → high
+(``SuitView.line``: neighbouring steps linked wholly or not at all; with
+``ace_low_tractor`` the ace is also offered below the lowest rank; with
+``level_constant_tractors`` a kind may also link to one kind two steps up, ♠2
+to ♠3 over the trump suit's 2, so an open piece may skip a step).  What the
+rest of the suit can still do depends only on a ``Frame``: the lead tractors
+left (a sorted multiset of ``Slot``: alike ones are interchangeable, so six
+2-pair tractors give 28 frames of room, not 3⁶) and the ``OpenPiece``s open
+through the step (a piece is given a lead tractor only when it ends, in each
+distinct way it fits).  A ``State`` adds the histogram of the kinds passed
+(holding 2, 3, 4 cards), all the final tuple placement needs: placing tuples
+greedily, widest first, each from the tightest-fitting kind, ignores adjacency
+and is exact for widths ≤ 4 (``engine.shapes.place_tuples``); a count above the
+P positions still free is cut to P, which the greedy cannot tell apart.
 
-* the lead tractors left, each a ``Slot`` (width, remaining length), as a
-  sorted multiset — lead tractors in the same condition are interchangeable,
-  so six 2-pair tractors give 28 frames of room, not 3⁶ = 729;
-* the pieces open through the step, each an ``OpenPiece`` (width, length so
-  far, started at the bottom ace, the kind two steps up its last kind links to,
-  if any) — a piece is given a lead tractor only when it ends, its length then
-  known, in each distinct way it fits.
+Two passes.  Pass 1 runs over frames only and finds the best tally ``T*`` and,
+per frame, the most the rest of the suit can add; it keeps the frames whose
+tally so far plus an upper bound (``_bound``) reach a goal, lowered from the
+bound of the whole lead until an arrangement reaches it.  Pass 2 runs over the
+states that can still reach ``T*`` (the pieces outrank every tuple count),
+keeping for each its best tally and the moves that made it (a ``Record``); the
+greedy completes each final state's measure and the best arrangement is
+rebuilt from its moves.
 
-A ``State`` is a frame plus the histogram (kinds holding 2, 3, 4 cards) of the
-kinds already passed, which is all the final tuple placement needs: placing
-tuples greedily, widest first and each from the tightest-fitting kind, ignores
-adjacency and is exact for widths ≤ 4 (``engine.shapes.place_tuples``).  A
-histogram count above the number P of positions still free is cut to P: the
-greedy fills at most P positions, so it cannot tell the difference.
-
-Two passes.  Pass 1 runs over frames only and finds the best tally ``T*`` of
-any arrangement, and for each frame the most the rest of the suit can add to
-it; it explores frames forward, keeping those whose tally so far plus an upper
-bound (``_bound``: the lead tractors left each filled by one piece, as far as
-the copies left in the suit allow) reach a goal that starts at the bound of
-the whole lead and is lowered to the best bound cut off until an arrangement
-reaches it.  Pass 2 runs over states but keeps only those that can still reach
-``T*`` — the pieces outrank every tuple count, so no other state can be best —
-and keeps for each its tally and the moves that made it (a ``Record``); at the
-end the greedy tuple placement completes each state's measure and the best
-state's arrangement is rebuilt from its moves.
-
-Complexity, for s order steps (≤ 16, plus the ace below), lead tractors of
-lengths l_1…l_J (L = Σ l_j), P lead positions and at most four copies of a
-card (so at most 8 pieces open at a step, Σ of their widths ≤ 16): the frames
-per step number at most R · O(L^8) where R ≤ Π(l_j + 1) counts the multisets
-of remaining lengths (far fewer when lead tractors are alike), the states per
-step at most frames · (P + 1)³ · 5, and a frame has O(1) moves at a step (its
-open pieces each end in one of ≤ J ways or take one of ≤ 4 kinds, then new
-pieces start from ≤ 16 copies); each pass is linear in s.  That bound is
-polynomial in the lead for a fixed number of lead tractors but exponential in
-J: in practice pass 1 visits tens to a few hundred frames per step and pass 2
-tens of states, and the worst cases found by review (many tractors against
-quad-rich four-deck hands) take tens of milliseconds.
-
-Work.  The moves pass 1 enumerates (each frame's through each step, counted
-once) are the measure's *work units*; they depend on the inputs alone and are
-returned with the measure (``generic_score_work``), and the search stops with
-``TooComplex`` as soon as they exceed an open budget (``engine.budget``).  A
-unit costs 0.03–0.05 ms of CPU on a cold worker; typical follows take a few
-to a few hundred, the longest leads of tractors against four-deck hands rich in
-quads up to some fifteen thousand (bench/RESULTS.md), which is why the service
-bounds them.
-
-What one step does to a frame (its moves, the frames it reaches, the closings
-of its pieces) depends only on the frame and the copies at the step, never on
-the rest of the hand or on the lead's keys: those transitions are cached by
-value, and a few hundred of them serve every hand (the measure itself is
-cached per hand).
+Complexity, for s order steps (≤ 18), lead tractors of lengths l_1…l_J
+(L = Σ l_j), P lead positions and at most four copies of a card (at most 8
+pieces open at a step): at most R · O(L⁸) frames a step, R ≤ Π(l_j + 1) the
+multisets of remaining lengths, and frames · (P + 1)³ · 5 states; O(1) moves a
+frame a step; each pass linear in s.  Polynomial in the lead for a fixed J,
+exponential in J: in practice tens to hundreds of frames a step, and tens of
+milliseconds for the worst leads found (many tractors against quad-rich
+four-deck hands).  The moves pass 1 enumerates (each frame's through each
+step, counted once) are the measure's *work units* (``engine.budget``), a
+function of the inputs alone; the search stops with ``TooComplex`` as soon as
+they exceed an open budget.
 """
 
 from __future__ import annotations
@@ -132,10 +100,6 @@ class Measure:
 
     tractors: tuple[Key, ...]
     tuples: Vector
-
-    @property
-    def tractor_cards(self) -> int:
-        return sum(cards for cards, _ in self.tractors)
 
 
 NO_MEASURE = Measure((), ())  # a lead of singles: nothing to measure

@@ -8,10 +8,10 @@ largest shape (§6 ``largest_unit``); the throw (§4) and the kitty (§7) read
 its units.  What the lead obliges a follower depends on two options:
 ``follow_patterns`` and ``follow_tractors`` (§5: under ``pairs_only``, the
 Botzone judge, a lead's tractors oblige only their tuples, never a tractor).
-``Lead`` holds all of it, built once per (cards, trump order,
-``follow_patterns``, ``follow_tractors``) by ``lead_of``; ``LeadForm`` is the part that does not
-depend on the cards — one object per form, shared by every lead of that form
-in every hand, so the caches keyed on it stay small.
+``Lead`` holds all of it, built once per (cards, trump order, those options)
+by ``lead_of``; ``LeadForm`` is the part that does not depend on the cards:
+one object per form, shared by every lead of that form in every hand, so the
+caches keyed on it stay small.
 """
 
 from __future__ import annotations
@@ -38,8 +38,8 @@ class LeadForm:
     tractors, else its widest tuples, else its singles); whether it is a
     single unit (else a throw), has a tractor, is all singles; its shape for
     the generic follow rule; its unit when the ``patterns`` ladder lists it;
-    and its shapes counted, as reasons name them.  One object per form
-    (compared by identity)."""
+    and its shapes counted, as reasons name them (``a 2-pair tractor + 2
+    singles``).  One object per form (compared by identity)."""
 
     shapes: Shapes
     suit: int
@@ -80,16 +80,10 @@ def generic_shape(shapes: Shapes, tractors: FollowTractors = FollowTractors.REQU
     Botzone judge) no tractor, each tractor of length L counting as L tuples of
     its width (a 2-pair tractor obliges two pairs)."""
     if tractors is FollowTractors.PAIRS_ONLY:
-        return LeadShape((), tuple(sorted((width for width, length in shapes if width > 1 for _ in range(length)), reverse=True)))
-    return LeadShape(
-        tuple(Shape(width, length) for width, length in shapes if length > 1),
-        tuple(sorted((width for width, length in shapes if length == 1 and width > 1), reverse=True)),
-    )
-
-
-def lead_pieces(shapes: Shapes) -> Pieces:
-    """The lead's shapes counted, as reasons name them (``a 2-pair tractor + 2 singles``)."""
-    return pieces([Shape(width, length) for width, length in shapes if width > 1], sum(1 for width, _ in shapes if width == 1))
+        widths = [width for width, length in shapes if width > 1 for _ in range(length)]
+        return LeadShape((), tuple(sorted(widths, reverse=True)))
+    widths = [width for width, length in shapes if length == 1 and width > 1]
+    return LeadShape(tuple(Shape(*shape) for shape in shapes if shape[1] > 1), tuple(sorted(widths, reverse=True)))
 
 
 @lru_cache(maxsize=512)
@@ -114,14 +108,15 @@ def lead_form(
         generic=generic_shape(shapes, tractors),
         unit=unit,
         patterns=patterns,
-        pieces=lead_pieces(shapes),
+        pieces=pieces([Shape(*shape) for shape in shapes if shape[0] > 1], sum(w == 1 for w, _ in shapes)),
         follow_tractors=tractors,
     )
 
 
 @lru_cache(maxsize=1024)
 def lead_of(
-    cards: tuple[int, ...], order: TrumpOrder, patterns: FollowPatterns, tractors: FollowTractors = FollowTractors.REQUIRED
+    cards: tuple[int, ...], order: TrumpOrder, patterns: FollowPatterns,
+    tractors: FollowTractors = FollowTractors.REQUIRED,
 ) -> Lead:
     """The ``Lead`` of the sorted ``cards`` (one effective suit, checked by the
     caller) under ``order``, the ``follow_patterns`` option ``patterns`` and the

@@ -20,8 +20,7 @@ from __future__ import annotations
 
 from engine.shapes import Shape
 
-Alternative = tuple[Shape, ...]
-Step = tuple[Alternative, ...]
+Step = tuple[tuple[Shape, ...], ...]  # its alternatives, each the shapes it needs
 PatternList = tuple[Step, ...]
 
 PAIR = Shape(2, 1)
@@ -41,24 +40,7 @@ def _one(*shapes: Shape) -> Step:
 
 ALL_SINGLES: Step = ((),)
 
-# --- three-deck: seed 000 三副牌規則【出牌規則】 and seed 003 3副牌规则 二.2 ------------
-# Lead 泰坦尼克 (triple tractor of 2): 泰坦尼克 → 兩副三對 → 一副拖拉機+兩單張 →
-# 一副三對+一副兩對+一單張 → 一副三對+三單張 → 兩副兩對+兩單張 → 一副兩對+四單張 → 六單張.
-THREE_DECK_TITANIC: PatternList = (
-    _one(TITANIC_2),
-    _one(TRIPLE, TRIPLE),
-    _one(TRACTOR_2),
-    _one(TRIPLE, PAIR),
-    _one(TRIPLE),
-    _one(PAIR, PAIR),
-    _one(PAIR),
-    ALL_SINGLES,
-)
-# Lead 三對 (a triple): 三對 → 一副兩對+一單張 → 三單張.
-THREE_DECK_TRIPLE: PatternList = (_one(TRIPLE), _one(PAIR), ALL_SINGLES)
-
-# --- four-deck: seed 000 四副牌規則 3.4.5 出牌跟牌順序 -------------------------------------
-# 1. Lead 連四 (44556677), from "1連4或2個4張" down to "8單張".
+# seed 000 四副牌規則 3.4.5, list 1 (lead 連四 44556677) from "1連3+1對子" down to "8單張"
 _FOUR_DECK_AFTER_TRACTOR_4: PatternList = (
     _one(TRACTOR_3, PAIR),  # 1連3+1對子
     _one(TRACTOR_3),  # 1連3+2單張
@@ -78,128 +60,61 @@ _FOUR_DECK_AFTER_TRACTOR_4: PatternList = (
     _one(PAIR),  # 1個對子+6單張
     ALL_SINGLES,  # 8單張
 )
-FOUR_DECK_TRACTOR_4: PatternList = (
-    ((TRACTOR_4,), (QUAD, QUAD)),  # 1連4或2個4張（出牌可選）
-    *_FOUR_DECK_AFTER_TRACTOR_4,
-)
-# 2. Lead 2個4個 (44445555): 2個4張 → 1連4 → then list 1 from 1連3+1對子.
-FOUR_DECK_QUAD_TRACTOR_2: PatternList = (
-    _one(QUAD, QUAD),
-    _one(TRACTOR_4),
-    *_FOUR_DECK_AFTER_TRACTOR_4,
-)
-# 3. Lead 667788: 667788 or JJJQQQ → 4個+1個對子 → 拖拉機+1個對子 → 3個對子 →
-#    2個對子+2個單牌 → 1個對子+4個單牌 → 6個單牌.
-FOUR_DECK_TRACTOR_3: PatternList = (
-    ((TRACTOR_3,), (TITANIC_2,)),
-    _one(QUAD, PAIR),
-    _one(TRACTOR_2, PAIR),
-    _one(PAIR, PAIR, PAIR),
-    _one(PAIR, PAIR),
-    _one(PAIR),
-    ALL_SINGLES,
-)
-# 4. Lead JJJQQQ: 555444 → 667788 → 4個+1個對子 → 拖拉機+1個對子 → 2個3個的 →
-#    1個3個+1個對子+1個單牌 → 3個對子 → 2個對子+2個單牌 → 1個對子+4個單牌 → 6個單牌.
-FOUR_DECK_TITANIC_2: PatternList = (
-    _one(TITANIC_2),
-    _one(TRACTOR_3),
-    _one(QUAD, PAIR),
-    _one(TRACTOR_2, PAIR),
-    _one(TRIPLE, TRIPLE),
-    _one(TRIPLE, PAIR),
-    _one(PAIR, PAIR, PAIR),
-    _one(PAIR, PAIR),
-    _one(PAIR),
-    ALL_SINGLES,
-)
-# 5. Lead AAAA: 4個 → 拖拉機 → 2個對子 → 3個+1個 → 1對+2個單牌 → 4個單牌.
-FOUR_DECK_QUAD: PatternList = (
-    _one(QUAD),
-    _one(TRACTOR_2),
-    _one(PAIR, PAIR),
-    _one(TRIPLE),
-    _one(PAIR),
-    ALL_SINGLES,
-)
-# 6. Lead 7788: 拖拉機 (5566 或 AAAA) → 2個對子 → 1對+2個單牌 → 4個單牌.
-FOUR_DECK_TRACTOR_2: PatternList = (
-    ((TRACTOR_2,), (QUAD,)),
-    _one(PAIR, PAIR),
-    _one(PAIR),
-    ALL_SINGLES,
-)
-
-# --- four-deck-cgc: seed 002 跟牌 ("從連拖到散牌的順序") ---------------------------------
-# 兩連拖：兩連拖 → 對子 → 散牌.
-CGC_TRACTOR_2: PatternList = (_one(TRACTOR_2), _one(PAIR, PAIR), _one(PAIR), ALL_SINGLES)
-# 四條：四條 → 三條 → 連拖 → 對子 → 散牌.
-CGC_QUAD: PatternList = (
-    _one(QUAD),
-    _one(TRIPLE),
-    _one(TRACTOR_2),
-    _one(PAIR, PAIR),
-    _one(PAIR),
-    ALL_SINGLES,
-)
-# 三連拖：三連拖 → 連拖+1對 → 對子 → 散牌.
-CGC_TRACTOR_3: PatternList = (
-    _one(TRACTOR_3),
-    _one(TRACTOR_2, PAIR),
-    _one(PAIR, PAIR, PAIR),
-    _one(PAIR, PAIR),
-    _one(PAIR),
-    ALL_SINGLES,
-)
-# 三條兩連拖：三條兩連拖 → 三條 → 三連拖 → 兩連拖 → 對子 → 散牌.
-CGC_TITANIC_2: PatternList = (
-    _one(TITANIC_2),
-    _one(TRIPLE, TRIPLE),
-    _one(TRIPLE),
-    _one(TRACTOR_3),
-    _one(TRACTOR_2),
-    _one(PAIR, PAIR, PAIR),
-    _one(PAIR, PAIR),
-    _one(PAIR),
-    ALL_SINGLES,
-)
-# 四條連拖：四條連拖 → 四條 → 三條 → 連拖 → 對子 → 散牌.
-CGC_QUAD_TRACTOR_2: PatternList = (
-    _one(QUAD_TRACTOR_2),
-    _one(QUAD, QUAD),
-    _one(QUAD),
-    _one(TRIPLE, TRIPLE),
-    _one(TRIPLE),
-    ((TRACTOR_4,), (TRACTOR_2, TRACTOR_2)),
-    _one(TRACTOR_3),
-    _one(TRACTOR_2),
-    _one(PAIR, PAIR, PAIR, PAIR),
-    _one(PAIR, PAIR, PAIR),
-    _one(PAIR, PAIR),
-    _one(PAIR),
-    ALL_SINGLES,
-)
 
 PATTERN_LISTS: dict[str, dict[Shape, PatternList]] = {
     "classic": {},
+    # seed 000 三副牌規則【出牌規則】 and seed 003 3副牌规则 二.2
     "three-deck": {
-        TITANIC_2: THREE_DECK_TITANIC,
-        TRIPLE: THREE_DECK_TRIPLE,
+        # 泰坦尼克 → 兩副三對 → 一副拖拉機+兩單張 → 一副三對+一副兩對+一單張 → 一副三對+三單張 →
+        # 兩副兩對+兩單張 → 一副兩對+四單張 → 六單張
+        TITANIC_2: (
+            _one(TITANIC_2), _one(TRIPLE, TRIPLE), _one(TRACTOR_2), _one(TRIPLE, PAIR), _one(TRIPLE),
+            _one(PAIR, PAIR), _one(PAIR), ALL_SINGLES,
+        ),
+        TRIPLE: (_one(TRIPLE), _one(PAIR), ALL_SINGLES),  # 三對 → 一副兩對+一單張 → 三單張
     },
+    # seed 000 四副牌規則 3.4.5 出牌跟牌順序
     "four-deck": {
-        TRACTOR_4: FOUR_DECK_TRACTOR_4,
-        QUAD_TRACTOR_2: FOUR_DECK_QUAD_TRACTOR_2,
-        TRACTOR_3: FOUR_DECK_TRACTOR_3,
-        TITANIC_2: FOUR_DECK_TITANIC_2,
-        QUAD: FOUR_DECK_QUAD,
-        TRACTOR_2: FOUR_DECK_TRACTOR_2,
+        # 1. 連四: 1連4或2個4張（出牌可選）, then the list above
+        TRACTOR_4: (((TRACTOR_4,), (QUAD, QUAD)), *_FOUR_DECK_AFTER_TRACTOR_4),
+        # 2. 2個4個 (44445555): 2個4張 → 1連4 → then list 1 from 1連3+1對子
+        QUAD_TRACTOR_2: (_one(QUAD, QUAD), _one(TRACTOR_4), *_FOUR_DECK_AFTER_TRACTOR_4),
+        # 3. 667788: 667788 or JJJQQQ → 4個+1個對子 → 拖拉機+1個對子 → 3個對子 → 2個對子+2個單牌 →
+        #    1個對子+4個單牌 → 6個單牌
+        TRACTOR_3: (
+            ((TRACTOR_3,), (TITANIC_2,)), _one(QUAD, PAIR), _one(TRACTOR_2, PAIR), _one(PAIR, PAIR, PAIR),
+            _one(PAIR, PAIR), _one(PAIR), ALL_SINGLES,
+        ),
+        # 4. JJJQQQ: 555444 → 667788 → 4個+1個對子 → 拖拉機+1個對子 → 2個3個的 → 1個3個+1個對子+1個單牌 →
+        #    3個對子 → 2個對子+2個單牌 → 1個對子+4個單牌 → 6個單牌
+        TITANIC_2: (
+            _one(TITANIC_2), _one(TRACTOR_3), _one(QUAD, PAIR), _one(TRACTOR_2, PAIR), _one(TRIPLE, TRIPLE),
+            _one(TRIPLE, PAIR), _one(PAIR, PAIR, PAIR), _one(PAIR, PAIR), _one(PAIR), ALL_SINGLES,
+        ),
+        # 5. AAAA: 4個 → 拖拉機 → 2個對子 → 3個+1個 → 1對+2個單牌 → 4個單牌
+        QUAD: (_one(QUAD), _one(TRACTOR_2), _one(PAIR, PAIR), _one(TRIPLE), _one(PAIR), ALL_SINGLES),
+        # 6. 7788: 拖拉機 (5566 或 AAAA) → 2個對子 → 1對+2個單牌 → 4個單牌
+        TRACTOR_2: (((TRACTOR_2,), (QUAD,)), _one(PAIR, PAIR), _one(PAIR), ALL_SINGLES),
     },
+    # seed 002 跟牌 ("從連拖到散牌的順序")
     "four-deck-cgc": {
-        TRACTOR_2: CGC_TRACTOR_2,
-        QUAD: CGC_QUAD,
-        TRACTOR_3: CGC_TRACTOR_3,
-        TITANIC_2: CGC_TITANIC_2,
-        QUAD_TRACTOR_2: CGC_QUAD_TRACTOR_2,
+        TRACTOR_2: (_one(TRACTOR_2), _one(PAIR, PAIR), _one(PAIR), ALL_SINGLES),  # 兩連拖 → 對子 → 散牌
+        QUAD: (  # 四條 → 三條 → 連拖 → 對子 → 散牌
+            _one(QUAD), _one(TRIPLE), _one(TRACTOR_2), _one(PAIR, PAIR), _one(PAIR), ALL_SINGLES,
+        ),
+        TRACTOR_3: (  # 三連拖 → 連拖+1對 → 對子 → 散牌
+            _one(TRACTOR_3), _one(TRACTOR_2, PAIR), _one(PAIR, PAIR, PAIR), _one(PAIR, PAIR), _one(PAIR),
+            ALL_SINGLES,
+        ),
+        TITANIC_2: (  # 三條兩連拖 → 三條 → 三連拖 → 兩連拖 → 對子 → 散牌
+            _one(TITANIC_2), _one(TRIPLE, TRIPLE), _one(TRIPLE), _one(TRACTOR_3), _one(TRACTOR_2),
+            _one(PAIR, PAIR, PAIR), _one(PAIR, PAIR), _one(PAIR), ALL_SINGLES,
+        ),
+        QUAD_TRACTOR_2: (  # 四條連拖 → 四條 → 三條 → 連拖 → 對子 → 散牌
+            _one(QUAD_TRACTOR_2), _one(QUAD, QUAD), _one(QUAD), _one(TRIPLE, TRIPLE), _one(TRIPLE),
+            ((TRACTOR_4,), (TRACTOR_2, TRACTOR_2)), _one(TRACTOR_3), _one(TRACTOR_2),
+            _one(PAIR, PAIR, PAIR, PAIR), _one(PAIR, PAIR, PAIR), _one(PAIR, PAIR), _one(PAIR), ALL_SINGLES,
+        ),
     },
 }
 

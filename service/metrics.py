@@ -30,7 +30,6 @@ import re
 from functools import cache
 from typing import Any
 
-from flask import request
 from prometheus_client import (
     REGISTRY,
     CollectorRegistry,
@@ -197,25 +196,20 @@ def serve(host: str, port: int) -> Any:
     return server
 
 
-def endpoint_label() -> str:
-    rule = request.url_rule
-    return rule.rule if rule is not None else UNMATCHED
-
-
 # (route, method, status) → the metric objects one such request updates, resolved once:
 # its counter and histogram children (``labels()`` takes a lock and builds the label
 # tuple on every call) and this process's request gauge
-_children: dict[tuple[str, str, int], tuple[Any, Any, Any]] = {}
+_children: dict[tuple[str | None, str, int], tuple[Any, Any, Any]] = {}
 
 
-def observe(status: int, seconds: float) -> None:
-    """Record one answered request of the current request context."""
-    req = request._get_current_object()  # type: ignore[attr-defined]
-    rule = req.url_rule
-    key = (rule.rule if rule is not None else UNMATCHED, req.method if req.method in METHODS else "OTHER", status)
+def observe(route: str | None, method: str, status: int, seconds: float) -> None:
+    """Record one answered request: its matched route (None: no route matched),
+    its method, its status and how long it took (service.scope calls it once a
+    request is answered)."""
+    key = (route, method if method in METHODS else "OTHER", status)
     children = _children.get(key)
     if children is None:  # label sets are bounded: routes x methods x statuses
-        labels = (key[0], key[1], str(status))
+        labels = (UNMATCHED if route is None else route, key[1], str(status))
         children = _children[key] = (REQUESTS.labels(*labels), LATENCY.labels(*labels), _worker_requests())
     count, latency, served = children
     count.inc()

@@ -10,6 +10,7 @@ import io
 import json
 import logging
 import socket
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -153,7 +154,7 @@ def test_the_access_line_is_what_python_json_logger_writes(fields: dict[str, Any
         ACCESS_LOGGER, logging.INFO, __file__, 0, fields, (), None, extra={"request_id": fields["request_id"]}
     )
     record.created = created
-    assert access_text(fields, created) == json_formatter().format(record)
+    assert access_text(fields, datetime.fromtimestamp(created, tz=UTC)) == json_formatter().format(record)
 
 
 def test_an_unhandled_error_is_a_logged_problem_with_the_request_id(logged: tuple[Any, io.StringIO]) -> None:
