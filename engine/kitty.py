@@ -32,13 +32,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.cards import check_copies, total_points
+from engine.cards import check_copies, total_points, within_copies
 from engine.errors import InvalidInput, Problem
 from engine.lead import lead_of
 from engine.reasons import Cards, Param, Reason, Seat, Side, reason
 from engine.records import quick_init
 from engine.rules import KittyMultiplier, Rules
-from engine.shapes import Shape, within_copies
+from engine.shapes import Shape
 from engine.trick import check_trick, resolve_trick
 from engine.trump import TRUMP, Trump, TrumpOrder, trump_order
 from engine.units import Unit
