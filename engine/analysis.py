@@ -37,8 +37,6 @@ def analyze(cards: Sequence[int], trump: Trump, rules: Rules) -> Analysis:
     """
     check_copies([((), cards)], rules.decks)
     order = trump_order(trump, rules)
-    ordered = tuple(order.sorted(list(cards)))
-    units = None
-    if ordered and len({order.suit[c] for c in ordered}) == 1:
-        units = decompose(ordered, order)
-    return Analysis(order, ordered, units)
+    ordered = tuple(order.sorted(cards))
+    one_suit = ordered and len({order.suit[c] for c in ordered}) == 1
+    return Analysis(order, ordered, decompose(ordered, order) if one_suit else None)

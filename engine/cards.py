@@ -108,10 +108,8 @@ def _parse_card(text: str) -> int:
 
 
 def _spellings() -> dict[str, int]:
-    """Every spelling ``_parse_card`` accepts, with its card: the rank and suit
-    aliases in every ASCII case, rank before suit, and the jokers' names.  The
-    values are ``_parse_card``'s own answers, so a lookup here and the parse
-    agree by construction (tests/test_cards.py also checks it exhaustively)."""
+    """Every spelling ``_parse_card`` accepts (rank and suit aliases in every ASCII
+    case, rank first; the jokers' names), with ``_parse_card``'s own answer."""
     def cases(word: str) -> set[str]:
         out = {""}
         for ch in word:
@@ -151,10 +149,7 @@ SPELLINGS: dict[str, int] = _spellings()
 
 def points(card: int) -> int:
     """Point value (docs/rules.md §1): 5 → 5, 10 and K → 10, others 0."""
-    rank = rank_of(card)
-    if rank is None:
-        return 0
-    return {3: 5, 8: 10, 11: 10}.get(rank, 0)
+    return 0 if card >= SMALL_JOKER else {3: 5, 8: 10, 11: 10}.get(card % 13, 0)
 
 
 _POINT_VALUES = tuple(points(k) for k in range(KINDS))
@@ -175,16 +170,6 @@ def within_copies(decks: int, *card_sets: Sequence[int]) -> bool:
     return max(seen) <= decks
 
 
-def _set_names(paths: Sequence[tuple[str | int, ...]]) -> list[str]:
-    """The card sets ``paths`` name, as a reader says them (``lead``, ``hands/2``), each once."""
-    names: list[str] = []
-    for path in paths:
-        name = "/".join(map(str, path))
-        if name not in names:
-            names.append(name)
-    return names
-
-
 def check_copies(
     hands: Sequence[tuple[tuple[str | int, ...], Sequence[int]]], decks: int
 ) -> None:
@@ -202,7 +187,8 @@ def check_copies(
         for i, card in enumerate(cards):
             seen[card] += 1
             if seen[card] == decks + 1:
-                where = _set_names([p for p, held in hands if card in held])
+                # the card sets holding it, as a reader says them (``lead``, ``hands/2``), each once
+                where = list(dict.fromkeys(["/".join(map(str, p)) for p, held in hands if card in held]))
                 problems.append(
                     Problem(
                         (*path, i),

@@ -1,12 +1,10 @@
 """Frozen slotted dataclasses built in half the time (an implementation detail).
 
-The engine's verdicts are frozen slotted dataclasses.  The
-``__init__`` that ``dataclasses`` writes for a frozen class stores each field
-through ``object.__setattr__`` (to get past the frozen ``__setattr__``), which
-costs about twice as much as storing it through the field's slot descriptor.
-``quick_init`` gives a class the second kind: the same fields, in the same
-order, with the same defaults; the object is the same frozen instance.  Only
-the result records built on every request use it.
+The ``__init__`` that ``dataclasses`` writes for a frozen class stores each field
+through ``object.__setattr__``, which costs about twice as much as storing it
+through the field's slot descriptor.  ``quick_init`` gives a class the second
+kind (same fields, order and defaults; the same frozen instance); only the
+result records built on every request use it.
 """
 
 from __future__ import annotations

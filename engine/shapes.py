@@ -118,13 +118,9 @@ def form_plan(pieces: Sequence[Shape]) -> FormPlan:
 def form_planned(
     lay: SuitView, counts: tuple[int, ...], plan: FormPlan, total: int, most: int
 ) -> list[Placed] | None:
-    """Can ``counts`` supply every shape of ``plan`` disjointly?  One way, or None.
-    ``total`` and ``most`` are the sum and the largest of ``counts`` (a first
-    look rejects what cannot fit at all).
-
-    Tractors are placed by depth-first search (memoised on the count vector),
-    tuples greedily (``place_tuples``) once only tuples are left.
-    """
+    """Can ``counts`` (of sum ``total`` and largest ``most``) supply every shape of
+    ``plan`` disjointly?  One way, or None.  Tractors are placed by depth-first
+    search (memoised on the count vector), then tuples greedily (``place_tuples``)."""
     if plan.cards > total or plan.widest > most:
         return None
     tractors, widths, protect = plan.tractors, plan.widths, lay.protect

@@ -54,12 +54,10 @@ Run = tuple[int, list[int]]  # (chain index, consecutive positions on it, low â†
 class SuitView:
     """The card kinds of one effective suit, numbered 0..k-1 low â†’ high.
 
-    ``steps[s]`` lists the indices at order step ``s`` (several for the
-    off-suit level cards, ordered by power then kind); ``chains`` and
-    ``chain_values`` are the order's chains (each position the indices that may
-    serve there, ordered as in ``steps``) with their strengths; ``tops[n]`` is
-    the rank of the highest run of ``n`` positions the suit has (``NO_RANK``
-    when it has none).
+    ``steps[s]`` lists the indices at order step ``s`` (several for the off-suit
+    level cards, by power then kind); ``chains`` and ``chain_values`` are the
+    order's chains (each position the indices that may serve there) with their
+    strengths; ``tops[n]`` ranks the highest run of ``n`` positions (or ``NO_RANK``).
     """
 
     order: TrumpOrder
@@ -77,8 +75,6 @@ class SuitView:
     tops: tuple[int, ...]  # indexed by length (0: none)
     read_line: Line | str  # the chains as the generic rule's line, or why they cannot be one
     protect: bool = False  # option protect_longer_tuples, for placing what a hand could play (``spots``)
-
-    # ------------------------------------------------------------ counts
 
     def counts_in(self, cards: Sequence[int]) -> tuple[int, ...]:
         """Count vector of the cards of this suit among ``cards`` (the others
@@ -103,8 +99,6 @@ class SuitView:
     def held(self, counts: Sequence[int], width: int) -> set[int]:
         """The indices that can supply a tuple of ``width``."""
         return {i for i, c in enumerate(counts) if c >= width}
-
-    # ------------------------------------------------------------ the run walker
 
     def runs(self, held: Collection[int], shortest: int = 2) -> list[Run]:
         """The maximal runs of consecutive chain positions holding one of the
@@ -138,8 +132,6 @@ class SuitView:
             if counts[i] >= width and (best < 0 or power[i] > power[best]):
                 best = i
         return best
-
-    # ------------------------------------------------------------ placements
 
     def spots(self, counts: Sequence[int], width: int, length: int) -> list[tuple[tuple[int, ...], int]]:
         """Every way ``counts`` can realise ``length`` tuples of ``width`` (a
@@ -198,8 +190,6 @@ class SuitView:
         if not best:
             return None
         return rank, tuple(self.order.sorted([kinds[i] for i in best] * width))
-
-    # ------------------------------------------------------------ the generic rule's line
 
     @property
     def line(self) -> Line:

@@ -50,7 +50,7 @@ from engine.trump import TRUMP, TrumpOrder
 from engine.units import Unit, decompose, mixed_suit_problems, unit_shapes
 
 Key = tuple[int, int, int]  # (trump over a plain lead, width of the serving shape, rank)
-Groups = tuple[tuple[Key, ...], ...]  # a play's keys per lead shape (shapes in a fixed order), strongest first
+Groups = tuple[tuple[Key, ...], ...]  # a play's keys per lead shape (in a fixed order), strongest first
 
 
 @quick_init
@@ -85,14 +85,12 @@ class TrickResult:
 
 @dataclass(frozen=True, slots=True)
 class _Measure:
-    """A play measured against the lead: its ``cards`` high → low, its ``role``
-    unless it leads (``follow``, ``ruff`` or ``discard``) and, when it has the
-    lead's structure and suit (else it can never win: ``units`` None), the units
-    of its strongest arrangement and its strength as the comparison reads it:
-    ``value`` (largest_unit and any single-unit lead: its strongest key on the
-    lead's largest shape; highest_card: whether it trumps a plain lead, and its
-    highest power) or ``groups`` (all_units, dominance: per arrangement, its keys
-    per lead shape, strongest first)."""
+    """A play against the lead: its ``cards`` high → low, its ``role`` unless it
+    leads and, with the lead's structure and suit (else ``units`` None: it never
+    wins), its strongest arrangement's units and its strength: ``value`` (largest_unit
+    and any single-unit lead: its strongest key on the lead's largest shape;
+    highest_card: (trumps a plain lead, highest power)) or ``groups`` (all_units,
+    dominance: per arrangement, its keys per lead shape, strongest first)."""
 
     cards: tuple[int, ...]
     role: str
@@ -112,21 +110,23 @@ def _serving(width: int, length: int, wider: bool, decks: int) -> tuple[Shape, .
 
 def _arrangements(
     cards: tuple[int, ...], shapes: tuple[tuple[int, int], ...], led: int, order: TrumpOrder, wider: bool, decks: int
-) -> list[tuple[tuple[Unit, ...], tuple[Key, ...]]]:
+) -> list[tuple[tuple[Unit, ...], tuple[Key, ...], Groups]]:
     """Every distinct way sorted ``cards`` of one suit that may serve (the led
     one, or trumps over a plain lead) are arranged into a lead of units of
-    ``shapes`` (width, length), as (units, keys): ``units[i]`` serves the lead's
-    unit i with strength ``keys[i]``.  A depth-first search places a serving
-    shape in each of the lead's tuple and tractor slots (alike slots in a fixed
-    order); the cards left serve its singles, strongest first.  Arrangements
-    with the same units per lead shape count once, in a fixed order."""
+    ``shapes`` (width, length), as (units, keys, groups): ``units[i]`` serves the
+    lead's unit i with strength ``keys[i]``; ``groups``: the keys per lead shape.
+    A depth-first search places a serving shape in each of the lead's tuple and
+    tractor slots (alike slots in a fixed order); the cards left serve its
+    singles, strongest first.  Arrangements with the same units per lead shape
+    count once, in a fixed order."""
     suit = order.suit[cards[0]]
     bonus = int(suit != led)
     lay = suit_view(order, suit)
     kinds, power = lay.kinds, lay.power
     slots = [i for i, (width, _) in enumerate(shapes) if width > 1]
     singles = [i for i, (width, _) in enumerate(shapes) if width == 1]
-    found: dict[tuple[object, ...], tuple[tuple[Unit, ...], tuple[Key, ...]]] = {}
+    # each arrangement by its (key, cards) per lead shape
+    found: dict[tuple[object, ...], tuple[tuple[Unit, ...], tuple[Key, ...], Groups]] = {}
     served: dict[int, tuple[Unit, Key]] = {}
 
     def search(k: int, vec: tuple[int, ...], bound: tuple[Shape, tuple[int, ...]] | None) -> None:
@@ -139,7 +139,10 @@ def _arrangements(
             groups: dict[tuple[int, int], list[tuple[Key, tuple[int, ...]]]] = {}
             for unit, key, of in zip(units, keys, shapes, strict=True):
                 groups.setdefault(of, []).append((key, unit.cards))
-            found.setdefault(tuple((of, tuple(sorted(v))) for of, v in sorted(groups.items())), (units, keys))
+            per_shape = tuple((of, tuple(sorted(v))) for of, v in sorted(groups.items()))
+            if per_shape not in found:
+                strongest_first = tuple(tuple(key for key, _ in reversed(v)) for _, v in per_shape)
+                found[per_shape] = (units, keys, strongest_first)
             return
         i = slots[k]
         alike = k > 0 and shapes[slots[k - 1]] == shapes[i]
@@ -149,14 +152,15 @@ def _arrangements(
                 if alike and bound is not None and mark > bound:
                     continue
                 unit_cards = tuple([kinds[j] for j in reversed(at) for _ in range(shape.width)])
-                served[i] = (Unit(shape.width, shape.length, unit_cards, rank, suit), (bonus, shape.width, rank))
+                unit = Unit(shape.width, shape.length, unit_cards, rank, suit)
+                served[i] = (unit, (bonus, shape.width, rank))
                 left = list(vec)
                 for j in at:
                     left[j] -= shape.width
                 search(k + 1, tuple(left), mark)
 
     search(0, lay.counts(cards), None)
-    return [found[key] for key in sorted(found, key=repr)]
+    return [found[per_shape] for per_shape in sorted(found, key=repr)]
 
 
 @lru_cache(maxsize=4096)
@@ -179,22 +183,13 @@ def _measure(
     if not found or (exact and sorted(unit_shapes(decompose(cards, order))) != sorted(form.shapes)):
         return _Measure(shown, "discard" if role == "ruff" else role, None)
     largest = form.largest
-    tops = [max([keys[i] for i in largest]) for _, keys in found]
+    tops = [max([keys[i] for i in largest]) for _, keys, _ in found]
     best = max(range(len(found)), key=lambda a: (tops[a], sorted(found[a][1], reverse=True)))
     if mode in _BY_UNITS:
-        groups = tuple(_groups(keys, form.shapes) for _, keys in found)
-        return _Measure(shown, role, found[best][0], groups=groups)
+        return _Measure(shown, role, found[best][0], groups=tuple(groups for _, _, groups in found))
     if mode is ThrowComparison.HIGHEST_CARD:
         return _Measure(shown, role, found[best][0], (int(suit != led), max([order.power[c] for c in cards])))
     return _Measure(shown, role, found[best][0], max(tops))
-
-
-def _groups(keys: tuple[Key, ...], shapes: Sequence[tuple[int, int]]) -> Groups:
-    """Keys per lead shape (in a fixed shape order), strongest first."""
-    groups: dict[tuple[int, int], list[Key]] = {}
-    for key, shape in zip(keys, shapes, strict=True):
-        groups.setdefault(shape, []).append(key)
-    return tuple(tuple(sorted(groups[s], reverse=True)) for s in sorted(groups))
 
 
 # the comparisons that pair the units of both plays (``_Measure.groups``)
@@ -203,15 +198,11 @@ _BY_UNITS = frozenset((ThrowComparison.ALL_UNITS, ThrowComparison.DOMINANCE))
 
 def _beats(cand: _Measure, best: _Measure, mode: ThrowComparison) -> bool:
     """Does ``cand`` beat ``best`` (both with the lead's structure) under the
-    comparison ``mode``?  Strictly: ties go to the earlier play (docs/rules.md §2, §6).
-    all_units: every unit of one of ``cand``'s arrangements stronger than its
-    counterpart in each of ``best``'s; dominance: none weaker, at least one stronger."""
+    comparison ``mode``, strictly (docs/rules.md §2, §6)?  Under all_units and
+    dominance, one arrangement of ``cand`` must beat every arrangement of ``best``."""
     if mode not in _BY_UNITS:
         return cand.value > best.value
-    for mine in cand.groups:
-        if all(_dominates(mine, theirs, mode) for theirs in best.groups):
-            return True
-    return False
+    return any(all(_dominates(mine, theirs, mode) for theirs in best.groups) for mine in cand.groups)
 
 
 def _dominates(a: Groups, b: Groups, mode: ThrowComparison) -> bool:
@@ -272,8 +263,8 @@ def check_trick(
     for i, play in enumerate(plays[1:], 1):
         if len(play) != size:
             problems.append(
-                Problem(("plays", i), f"this play has {len(play)} cards; the lead has {size}: plays are equal in size",
-                        code="wrong_card_count", params={"count": len(play), "lead": size})
+                Problem(("plays", i), f"this play has {len(play)} cards; the lead has {size}: "
+                        "plays are equal in size", code="wrong_card_count", params={"count": len(play), "lead": size})
             )
     if problems:
         raise InvalidInput(problems)
@@ -313,17 +304,19 @@ def check_trick(
 def _play_reasons(
     role: str, form: LeadForm, seat: int, matched: bool, won: bool, best_seat: int, mode: ThrowComparison
 ) -> tuple[Reason, ...]:
-    """A play's reasons in the trick: its role (``trick.lead``, form ``throw``
-    for a throw; ``trick.discard``, form ``trumps`` when trumps were led;
-    ``trick.follow``; ``trick.ruff``) and, for a follow or a ruff, how it compared
-    with the best play so far, form: the comparison ``mode`` (cached by value:
-    a few dozen per lead form)."""
+    """A play's reasons: its role (``trick.lead``, form ``throw`` for a throw;
+    ``trick.discard``, form ``trumps`` when trumps were led; ``trick.follow``;
+    ``trick.ruff``) and for a follow or a ruff how it compared with the best play
+    so far, form: the comparison ``mode`` (a few dozen per lead form)."""
     suit, lead = Suit(form.suit), form.pieces
     if role == "lead":
         return (reason("trick.lead", "" if form.single else "throw", seat=Seat(seat), suit=suit, lead=lead),)
     if role == "discard":
         return (reason("trick.discard", "trumps" if form.suit == TRUMP else "", suit=suit, lead=lead),)
-    played = reason("trick.follow", suit=suit) if role == "follow" else reason("trick.ruff", suit=suit, lead=lead)
+    if role == "follow":
+        played = reason("trick.follow", suit=suit)
+    else:
+        played = reason("trick.ruff", suit=suit, lead=lead)
     if not matched:
         return (played, reason("trick.no_structure", lead=lead))
     return (played, reason("trick.beats" if won else "trick.does_not_beat", str(mode), seat=Seat(best_seat)))
@@ -337,8 +330,6 @@ def resolve_trick(trick: Trick) -> TrickResult:
     play; with the trick's ``hands`` every follow is also judged
     (``engine.follow.judge_follow``).  The one entry point of the rule: the
     service, the kitty (``engine.kitty.check_kitty_trick``) and the audit call it.
-    The lead stands first; a later play takes over only if it is strictly
-    stronger than the best so far (ties go to the earlier play).
 
     >>> from engine.rules import preset
     >>> from engine.trump import Trump, trump_order

@@ -6,8 +6,7 @@ consecutive positions of one of the order's chains (``engine.suit``, where a
 tractor is defined).
 
 ``decompose`` is the one deterministic decomposition that leads, throws,
-following, trick comparison and the kitty all share (docs/rules.md §4): repeatedly take
-the unit with the most cards; ties → the wider; ties → the higher.
+following, trick comparison and the kitty all share (docs/rules.md §4).
 """
 
 from __future__ import annotations
@@ -59,21 +58,15 @@ def _pick_kind(view: SuitView, place: Sequence[int], counts: Sequence[int], widt
     highest power (docs/rules.md §4 "ties → the higher"), then the tightest fit (keeping
     wider tuples whole), then the lowest kind."""
     power, kinds = view.power, view.kinds
-    fits = [i for i in place if counts[i] >= width]
-    if len(fits) == 1:
-        return fits[0]
-    return min(fits, key=lambda i: (-power[i], counts[i], kinds[i]))
+    return min([i for i in place if counts[i] >= width], key=lambda i: (-power[i], counts[i], kinds[i]))
 
 
 def _best_tractor(view: SuitView, counts: list[int]) -> Unit | None:
     """The tractor with the most cards, then the widest, then the highest, if it
-    has more cards than the widest tuple (a tuple beats a tractor of as many
-    cards: it is wider); None if there is none such.
-
+    has more cards than the widest tuple (a tuple of as many cards is wider); else None.
     Each candidate is a maximal run of a chain at one width (``SuitView.runs``),
     compared by (cards, width, rank, -lowest kind); the first offered wins a
-    full tie (widths rising, chains in order, runs low → high).
-    """
+    full tie (widths rising, chains in order, runs low → high)."""
     widest = max(counts)
     best_key = (widest, widest, 0, 0)  # the widest tuple: only more cards beat it
     best: tuple[int, list[int], int] | None = None
