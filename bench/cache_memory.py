@@ -13,7 +13,7 @@ entries the cache held; at its bound a cache would hold about bound times
 that.  Objects several caches share are freed with the last of them to let go
 (so a boundary cache such as the trump order reads less than it holds when it
 is emptied first): ``--order reverse`` empties them in the opposite order, and
-the figure engine/caches.py records for a cache (``ENTRY_BYTES``) is the larger
+the figure engine/caches.py records for a cache (its ``entry_bytes``) is the larger
 of the two runs' (shared objects counted with every cache that holds them, an
 overestimate of the total).  The sum over all caches in one run is what
 emptying them all frees.
@@ -32,16 +32,13 @@ from __future__ import annotations
 import argparse
 import gc
 import io
-import sys
 import time
 import tracemalloc
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
-    sys.path[0] = str(ROOT)
-elif str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+try:  # this checkout's packages first (bench/_checkout.py)
+    from bench._checkout import ROOT  # noqa: F401
+except ModuleNotFoundError:  # python bench/X.py: bench/ is sys.path[0]
+    from _checkout import ROOT  # noqa: F401
 
 MIB = 1024 * 1024
 
@@ -65,7 +62,7 @@ def main(argv: list[str] | None = None) -> None:
 
     from bench.soak import bodies
     from bench.wsgi import call, environ_for
-    from engine.caches import BYTE_BUDGET, CACHES, ENTRY_BYTES, byte_bound, cache_name
+    from engine.caches import BYTE_BUDGET, CACHES, byte_bound
     from service.app import create_app
 
     app = create_app({"LOG_STREAM": io.StringIO()})
@@ -98,21 +95,21 @@ def main(argv: list[str] | None = None) -> None:
         freed = before - tracemalloc.get_traced_memory()[0]
         per = freed / info.currsize if info.currsize else 0.0
         if cache.bound is not None:
-            measured[cache_name(cache)] = per
+            measured[cache.name] = per
         at_bound = per * (cache.bound or info.currsize)
         total_freed += freed
         total_at_bound += at_bound
-        name = cache_name(cache)
-        print(f"{name:36} {info.currsize:8d} {cache.bound or 0:6d} {freed / 1024:10.0f} {per:8.0f} "
+        print(f"{cache.name:36} {info.currsize:8d} {cache.bound or 0:6d} {freed / 1024:10.0f} {per:8.0f} "
               f"{at_bound / MIB:13.2f}")
     print(f"{'all caches':36} {'':8} {'':6} {total_freed / 1024:10.0f} {'':8} {total_at_bound / MIB:13.2f}")
     print(f"\nfreed by emptying every cache: {total_freed / MIB:.1f} MiB of {traced_full / MIB:.1f} MiB traced; "
           f"RSS {rss_full:.1f} -> {rss_mib():.1f} MiB (the allocator keeps much of what is freed)")
     print(f"estimate with every cache at its bound: {total_at_bound / MIB:.1f} MiB; with engine/caches.py's "
-          f"ENTRY_BYTES: {byte_bound() / MIB:.1f} MiB (BYTE_BUDGET {BYTE_BUDGET / MIB:.0f} MiB)")
-    over = [n for n, b in measured.items() if b > ENTRY_BYTES.get(n, 0)]
+          f"entry_bytes: {byte_bound() / MIB:.1f} MiB (BYTE_BUDGET {BYTE_BUDGET / MIB:.0f} MiB)")
+    recorded = {c.name: c.entry_bytes for c in CACHES}
+    over = [n for n, b in measured.items() if b > recorded[n]]
     if over:
-        print(f"measured above ENTRY_BYTES: {', '.join(f'{n} {measured[n]:.0f}' for n in over)}")
+        print(f"measured above entry_bytes: {', '.join(f'{n} {measured[n]:.0f}' for n in over)}")
 
 
 if __name__ == "__main__":

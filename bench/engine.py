@@ -19,15 +19,12 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-# Run as a script, this file's directory would shadow the ``engine`` package.
-ROOT = Path(__file__).resolve().parent.parent
-if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
-    sys.path[0] = str(ROOT)
-elif str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+try:  # this checkout's packages first (bench/_checkout.py)
+    from bench._checkout import ROOT  # noqa: F401
+except ModuleNotFoundError:  # python bench/X.py: bench/ is sys.path[0]
+    from _checkout import ROOT  # noqa: F401
 
 from engine import follow, generic, lead, throw, trick, units  # noqa: E402
 from engine.cards import KINDS, parse_card  # noqa: E402
@@ -73,7 +70,7 @@ HEADER = ["operation", "preset", "lead", "n", "hand", "runs", "median", "p90", "
 def cold() -> None:
     """Forget every per-hand cache of the engine (not the trump orders)."""
     for fn in (
-        lead.lead_of, follow._obligation_for, follow._reached, generic._generic_score, trick._arrangements,
+        lead.lead_of, follow._obligation_for, follow._reached, generic._generic_score, trick._measure,
         units._decompose,
     ):
         fn.cache_clear()

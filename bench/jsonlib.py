@@ -16,13 +16,11 @@ import io
 import json
 import sys
 import timeit
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
-    sys.path[0] = str(ROOT)
-elif str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+try:  # this checkout's packages first (bench/_checkout.py)
+    from bench._checkout import ROOT  # noqa: F401
+except ModuleNotFoundError:  # python bench/X.py: bench/ is sys.path[0]
+    from _checkout import ROOT  # noqa: F401
 
 import orjson  # noqa: E402
 

@@ -27,17 +27,15 @@ import http.client
 import json
 import random
 import signal
-import sys
 import threading
 import time
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-if sys.path and Path(sys.path[0]).resolve() == ROOT / "bench":
-    sys.path[0] = str(ROOT)
-elif str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+try:  # this checkout's packages first (bench/_checkout.py)
+    from bench._checkout import ROOT
+except ModuleNotFoundError:  # python bench/X.py: bench/ is sys.path[0]
+    from _checkout import ROOT
 
 import orjson  # noqa: E402
 

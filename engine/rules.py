@@ -1,17 +1,17 @@
 """House rules: one frozen ``Rules`` object built from a preset plus overrides.
 
 Every disagreement between the seeds is a named option (docs/rules.md §1–§10); a
-preset is nothing but a complete set of option values (``PRESETS``).  No code
+preset is nothing but a complete set of option values (``PRESET_VALUES``).  No code
 anywhere branches on a preset's name: it reads options.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from functools import cache
-from typing import Any
+from typing import Any, Literal, get_type_hints
 
 from engine.cards import CARDS_PER_DECK, RANKS, CardError, parse_rank
 from engine.errors import InvalidInput, Problem
@@ -125,61 +125,69 @@ class MatchPoints(StrEnum):
     CGC = "cgc"
 
 
-KITTY_MULTIPLIERS: tuple[str, ...] = tuple(e.value for e in KittyMultiplier)
-FOLLOW_PATTERNS: tuple[str, ...] = tuple(e.value for e in FollowPatterns)
-FOLLOW_TRACTORS: tuple[str, ...] = tuple(e.value for e in FollowTractors)
-FOLLOW_DRAWS: tuple[str, ...] = tuple(e.value for e in FollowDraw)
-THROW_FORCED_UNITS: tuple[str, ...] = tuple(e.value for e in ThrowForcedUnit)
-THROW_FORCED_CARDS: tuple[str, ...] = tuple(e.value for e in ThrowForcedCards)
-THROW_WHEN_OTHERS_VOID: tuple[str, ...] = tuple(e.value for e in ThrowWhenOthersVoid)
-THROW_PENALTIES: tuple[str, ...] = tuple(e.value for e in ThrowPenalty)
-THROW_COMPARISONS: tuple[str, ...] = tuple(e.value for e in ThrowComparison)
-RUFF_SHAPES: tuple[str, ...] = tuple(e.value for e in RuffShape)
-NO_BID_FALLBACKS: tuple[str, ...] = tuple(e.value for e in NoBidFallback)
-NO_BID_FIRST_HANDS: tuple[str, ...] = tuple(e.value for e in NoBidFirstHand)
-MATCH_POINTS: tuple[str, ...] = tuple(e.value for e in MatchPoints)
+def _option(help: str, minimum: int | None = None, maximum: int | None = None) -> Any:
+    """A ``Rules`` field that is an option, with its help and bounds (``OPTIONS``)."""
+    return field(metadata={"help": help, "minimum": minimum, "maximum": maximum})
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """A complete, validated set of option values (docs/rules.md option names).
+    """A complete, validated set of option values (docs/rules.md option names),
+    each with its help and bounds; its kind follows from its type (``OPTIONS``).
 
     Frozen: its hash and equality cover every field, so it keys caches whole.
     """
 
-    decks: int
-    kitty_size: int
-    constant_trump_ranks: tuple[int, ...]
-    kitty_multiplier: KittyMultiplier
-    kitty_cap: int
-    kitty_dig_by_dealer: bool
-    level_table: LevelTable
-    follow_patterns: FollowPatterns
-    follow_tractors: FollowTractors
-    follow_draw: FollowDraw
-    protect_longer_tuples: bool
-    wider_shape_beats: bool
-    level_suit_precedence: bool
-    ace_low_tractor: bool
-    level_constant_tractors: bool
-    tractors_through_level_cards: bool
-    throw_forced_unit: ThrowForcedUnit
-    throw_forced_cards: ThrowForcedCards
-    throw_when_others_void: ThrowWhenOthersVoid
-    throw_penalty: ThrowPenalty
-    throw_penalty_points_per_card: int
-    throw_comparison: ThrowComparison
-    ruff_shape: RuffShape
-    self_reinforce: bool
-    self_overturn: bool
-    bid_suit_precedence: bool
-    no_trump_bid_min_jokers: int
-    no_bid_fallback: NoBidFallback
-    no_trump_overturn_min_jokers: int
-    no_bid_first_hand: NoBidFirstHand
-    kitty_fry: bool
-    match_points: MatchPoints
-    mandatory_levels: tuple[int, ...]
+    decks: int = _option("number of full 54-card decks (docs/rules.md §1)", minimum=1, maximum=4)
+    kitty_size: int = _option("cards in the kitty 底牌 (docs/rules.md §7)", minimum=0, maximum=54)
+    constant_trump_ranks: tuple[int, ...] = _option("ranks that are always trump 常主 (docs/rules.md §2)")
+    kitty_multiplier: KittyMultiplier = _option("抠底 multiplier kind (docs/rules.md §7)")
+    kitty_cap: int = _option("upper bound of the power_of_two multiplier", minimum=1)
+    kitty_dig_by_dealer: bool = _option("the dealer side may dig the kitty too (seed 002)")
+    level_table: LevelTable = _option("a table name or {bands, step} (docs/rules.md §8)")
+    follow_patterns: FollowPatterns = _option("structure rule for following (docs/rules.md §5)")
+    follow_tractors: FollowTractors = _option("required: tractors owed for tractors; pairs_only: their pairs")
+    follow_draw: FollowDraw = _option("format: match structure; suit_only: suit rule only")
+    protect_longer_tuples: bool = _option("triples/quads never count as supplying narrower slots")
+    wider_shape_beats: bool = _option("a wider shape beats a narrower one of equal size (docs/rules.md §3)")
+    level_suit_precedence: bool = _option("off-suit level cards rank S > H > C > D (seed 002)")
+    ace_low_tractor: bool = _option("A may also link below the lowest plain rank (AA2233)")
+    level_constant_tractors: bool = _option(
+        "the level and constant-rank tuples of one suit are adjacent (♠2♠2♠3♠3; seeds 000, 002)"
+    )
+    tractors_through_level_cards: bool = _option(
+        "level cards and jokers link into tractors (off: only SJ-pair + BJ-pair; Botzone)"
+    )
+    throw_forced_unit: ThrowForcedUnit = _option("which unit a failed throw must play")
+    throw_forced_cards: ThrowForcedCards = _option(
+        "unit: the forced unit is played; lowest_card: its lowest card"
+    )
+    throw_when_others_void: ThrowWhenOthersVoid = _option(
+        "a throw nobody else can follow in suit (docs/rules.md §4)"
+    )
+    throw_penalty: ThrowPenalty = _option("penalty for a failed throw (docs/rules.md §4)")
+    throw_penalty_points_per_card: int = _option(
+        "N of the points_per_card, points_per_failed_card and points_per_throw penalties",
+        minimum=0, maximum=1000,
+    )
+    throw_comparison: ThrowComparison = _option("how multi-unit plays compare (docs/rules.md §6)")
+    ruff_shape: RuffShape = _option("structure: arranged into the lead's units; exact: decomposed into them")
+    self_reinforce: bool = _option("自保: the standing bidder may strengthen the same suit")
+    self_overturn: bool = _option("自反: the standing bidder may change suit")
+    bid_suit_precedence: bool = _option("equal-count bids rank D < C < H < S (seed 002)")
+    no_trump_bid_min_jokers: int = _option(
+        "jokers of one kind needed to bid no-trump (at most decks)", minimum=2, maximum=4
+    )
+    no_bid_fallback: NoBidFallback = _option("trump when nobody bids (docs/rules.md §9)")
+    no_trump_overturn_min_jokers: int = _option(
+        "jokers of one kind an overturn to no-trump needs (seed 002)", minimum=2, maximum=4
+    )
+    no_bid_first_hand: NoBidFirstHand = _option("nobody bids in a game's first hand (seed 002)")
+    kitty_fry: bool = _option("炒底: others may overturn after the kitty is buried (seed 002)")
+    match_points: MatchPoints = _option("match points by seat after a hand (seed 002 胜负结算)")
+    mandatory_levels: tuple[int, ...] = _option(
+        "必打: levels a side must win as dealer to pass (docs/rules.md §8)"
+    )
     preset: str | None = None
 
     @property
@@ -207,100 +215,60 @@ class Rules:
         return out
 
 
+OptionKind = Literal["int", "bool", "choice", "ranks", "level_table"]
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
     """How one option's JSON value is checked and converted."""
 
-    kind: str  # "int", "bool", "choice", "ranks", "level_table"
-    choices: tuple[str, ...] = ()
+    kind: OptionKind
     enum: type[StrEnum] | None = None  # a choice's values
     minimum: int | None = None
     maximum: int | None = None
     help: str = ""
 
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """A choice's JSON values, in the enum's order (else none)."""
+        return tuple(member.value for member in self.enum or ())
 
-OPTIONS: dict[str, Option] = {
-    "decks": Option("int", minimum=1, maximum=4, help="number of full 54-card decks (docs/rules.md §1)"),
-    "kitty_size": Option("int", minimum=0, maximum=54, help="cards in the kitty 底牌 (docs/rules.md §7)"),
-    "constant_trump_ranks": Option("ranks", help="ranks that are always trump 常主 (docs/rules.md §2)"),
-    "kitty_multiplier": Option("choice", KITTY_MULTIPLIERS, enum=KittyMultiplier, help="抠底 multiplier kind (docs/rules.md §7)"),
-    "kitty_cap": Option("int", minimum=1, help="upper bound of the power_of_two multiplier"),
-    "kitty_dig_by_dealer": Option("bool", help="the dealer side may dig the kitty too (seed 002)"),
-    "level_table": Option("level_table", help="a table name or {bands, step} (docs/rules.md §8)"),
-    "follow_patterns": Option("choice", FOLLOW_PATTERNS, enum=FollowPatterns, help="structure rule for following (docs/rules.md §5)"),
-    "follow_tractors": Option(
-        "choice", FOLLOW_TRACTORS, enum=FollowTractors, help="required: tractors owed for tractors; pairs_only: their pairs"
-    ),
-    "follow_draw": Option("choice", FOLLOW_DRAWS, enum=FollowDraw, help="format: match structure; suit_only: suit rule only"),
-    "protect_longer_tuples": Option("bool", help="triples/quads never count as supplying narrower slots"),
-    "wider_shape_beats": Option("bool", help="a wider shape beats a narrower one of equal size (docs/rules.md §3)"),
-    "level_suit_precedence": Option("bool", help="off-suit level cards rank S > H > C > D (seed 002)"),
-    "ace_low_tractor": Option("bool", help="A may also link below the lowest plain rank (AA2233)"),
-    "level_constant_tractors": Option(
-        "bool", help="the level and constant-rank tuples of one suit are adjacent (♠2♠2♠3♠3; seeds 000, 002)"
-    ),
-    "tractors_through_level_cards": Option(
-        "bool", help="level cards and jokers link into tractors (off: only SJ-pair + BJ-pair; Botzone)"
-    ),
-    "throw_forced_unit": Option("choice", THROW_FORCED_UNITS, enum=ThrowForcedUnit, help="which unit a failed throw must play"),
-    "throw_forced_cards": Option(
-        "choice", THROW_FORCED_CARDS, enum=ThrowForcedCards, help="unit: the forced unit is played; lowest_card: its lowest card"
-    ),
-    "throw_when_others_void": Option(
-        "choice", THROW_WHEN_OTHERS_VOID, enum=ThrowWhenOthersVoid, help="a throw nobody else can follow in suit (docs/rules.md §4)"
-    ),
-    "throw_penalty": Option("choice", THROW_PENALTIES, enum=ThrowPenalty, help="penalty for a failed throw (docs/rules.md §4)"),
-    "throw_penalty_points_per_card": Option(
-        "int", minimum=0, maximum=1000, help="N of the points_per_card, points_per_failed_card and points_per_throw penalties"
-    ),
-    "throw_comparison": Option("choice", THROW_COMPARISONS, enum=ThrowComparison, help="how multi-unit plays compare (docs/rules.md §6)"),
-    "ruff_shape": Option("choice", RUFF_SHAPES, enum=RuffShape, help="structure: arranged into the lead's units; exact: decomposed into them"),
-    "self_reinforce": Option("bool", help="自保: the standing bidder may strengthen the same suit"),
-    "self_overturn": Option("bool", help="自反: the standing bidder may change suit"),
-    "bid_suit_precedence": Option("bool", help="equal-count bids rank D < C < H < S (seed 002)"),
-    "no_trump_bid_min_jokers": Option(
-        "int", minimum=2, maximum=4, help="jokers of one kind needed to bid no-trump (at most decks)"
-    ),
-    "no_bid_fallback": Option("choice", NO_BID_FALLBACKS, enum=NoBidFallback, help="trump when nobody bids (docs/rules.md §9)"),
-    "no_trump_overturn_min_jokers": Option(
-        "int", minimum=2, maximum=4, help="jokers of one kind an overturn to no-trump needs (seed 002)"
-    ),
-    "no_bid_first_hand": Option("choice", NO_BID_FIRST_HANDS, enum=NoBidFirstHand, help="nobody bids in a game's first hand (seed 002)"),
-    "kitty_fry": Option("bool", help="炒底: others may overturn after the kitty is buried (seed 002)"),
-    "match_points": Option("choice", MATCH_POINTS, enum=MatchPoints, help="match points by seat after a hand (seed 002 胜负结算)"),
-    "mandatory_levels": Option("ranks", help="必打: levels a side must win as dealer to pass (docs/rules.md §8)"),
+
+_KINDS: dict[object, OptionKind] = {
+    int: "int", bool: "bool", tuple[int, ...]: "ranks", LevelTable: "level_table"
 }
 
-# The values every preset shares unless it says otherwise (docs/rules.md §10).
+
+def _options() -> dict[str, Option]:
+    """Every option, from its ``Rules`` field: a choice of an enum's values, else a kind by type."""
+    hints = get_type_hints(Rules)
+    options: dict[str, Option] = {}
+    for f in fields(Rules):
+        if f.metadata:
+            hint = hints[f.name]
+            enum = hint if isinstance(hint, type) and issubclass(hint, StrEnum) else None
+            options[f.name] = Option("choice" if enum else _KINDS[hint], enum, **f.metadata)
+    return options
+
+
+OPTIONS: dict[str, Option] = _options()
+
+# The values every preset shares unless it says otherwise (docs/rules.md §10), by rule area.
 _BASE: dict[str, Any] = {
-    "constant_trump_ranks": [],
-    "kitty_cap": 64,
-    "kitty_dig_by_dealer": False,
-    "follow_tractors": "required",
-    "follow_draw": "format",
-    "protect_longer_tuples": False,
-    "wider_shape_beats": False,
-    "level_suit_precedence": False,
-    "ace_low_tractor": False,
-    "level_constant_tractors": False,
-    "tractors_through_level_cards": True,
-    "throw_forced_unit": "lowest_failed",
-    "throw_forced_cards": "unit",
-    "throw_when_others_void": "allowed",
-    "throw_penalty": "none",
-    "throw_penalty_points_per_card": 10,
-    "throw_comparison": "largest_unit",
-    "ruff_shape": "structure",
-    "self_reinforce": True,
-    "self_overturn": True,
-    "bid_suit_precedence": False,
-    "no_trump_bid_min_jokers": 2,
-    "no_bid_fallback": "no_trump",
-    "no_trump_overturn_min_jokers": 2,
-    "no_bid_first_hand": "fallback",
+    # the trump order and its tractors (§2, §3)
+    "constant_trump_ranks": [], "wider_shape_beats": False, "level_suit_precedence": False,
+    "ace_low_tractor": False, "level_constant_tractors": False, "tractors_through_level_cards": True,
+    # throws (§4), following (§5), comparing plays (§6)
+    "throw_forced_unit": "lowest_failed", "throw_forced_cards": "unit", "throw_when_others_void": "allowed",
+    "throw_penalty": "none", "throw_penalty_points_per_card": 10,
+    "follow_tractors": "required", "follow_draw": "format", "protect_longer_tuples": False,
+    "throw_comparison": "largest_unit", "ruff_shape": "structure",
+    # the kitty (§7), the hand's end (§8)
+    "kitty_cap": 64, "kitty_dig_by_dealer": False, "match_points": "none", "mandatory_levels": [],
+    # bids and frying the kitty (§9)
+    "self_reinforce": True, "self_overturn": True, "bid_suit_precedence": False, "no_trump_bid_min_jokers": 2,
+    "no_bid_fallback": "no_trump", "no_trump_overturn_min_jokers": 2, "no_bid_first_hand": "fallback",
     "kitty_fry": False,
-    "match_points": "none",
-    "mandatory_levels": [],
 }
 
 # docs/rules.md §10, one row per preset: data only.
@@ -359,121 +327,85 @@ PRESET_VALUES: dict[str, dict[str, Any]] = {
     },
 }
 
-PRESET_SEEDS: dict[str, str] = {
-    "one-deck": "seed 000",
-    "one-deck-lianzhong": "seeds 001, 003",
-    "two-deck": "seeds 000, 001, 004",
-    "two-deck-constant-2": "seed 000 (2 为常主)",
-    "two-deck-lianzhong": "seed 003",
-    "three-deck": "seeds 000, 003",
-    "four-deck": "seed 000 (四副牌规则)",
-    "four-deck-cgc": "seed 002 (中国游戏中心 四副升级)",
-    "shengji-io": "shengji.io (rbtying/shengji), its default game settings",
-    "botzone": "the Botzone 双升 (Tractor) judge",
-}
+def _invalid(name: str, must: str) -> InvalidInput:
+    return InvalidInput(Problem((), f"{name} must {must}", code="invalid_option_value"))
 
 
 def _convert(name: str, option: Option, value: object) -> Any:
     """Check one option value; raise InvalidInput with a path relative to it."""
     if option.kind == "bool":
         if not isinstance(value, bool):
-            raise InvalidInput(Problem((), f"{name} must be true or false", code="invalid_option_value"))
+            raise _invalid(name, "be true or false")
         return value
     if option.kind == "int":
         if isinstance(value, bool) or not isinstance(value, int):
-            raise InvalidInput(Problem((), f"{name} must be an integer", code="invalid_option_value"))
+            raise _invalid(name, "be an integer")
         if option.minimum is not None and value < option.minimum:
-            raise InvalidInput(Problem((), f"{name} must be at least {option.minimum}", code="invalid_option_value"))
+            raise _invalid(name, f"be at least {option.minimum}")
         if option.maximum is not None and value > option.maximum:
-            raise InvalidInput(Problem((), f"{name} must be at most {option.maximum}", code="invalid_option_value"))
+            raise _invalid(name, f"be at most {option.maximum}")
         return value
-    if option.kind == "choice":
+    if option.enum is not None:
         if value not in option.choices:
-            raise InvalidInput(
-                Problem((), f"{name} must be one of {', '.join(option.choices)}; got {value!r}", code="invalid_option_value")
-            )
-        assert option.enum is not None
+            raise _invalid(name, f"be one of {', '.join(option.choices)}; got {value!r}")
         return option.enum(value)
-    if option.kind == "ranks":
-        if not isinstance(value, list):
-            raise InvalidInput(Problem((), f"{name} must be an array of ranks such as [\"2\"]", code="invalid_option_value"))
-        ranks: list[int] = []
-        problems: list[Problem] = []
-        for i, item in enumerate(value):
-            try:
-                if not isinstance(item, str):
-                    raise CardError("a rank must be a string such as \"2\"")
-                rank = parse_rank(item)
-            except CardError as exc:
-                problems.append(Problem((i,), str(exc), code="invalid_rank"))
-                continue
-            if rank in ranks:
-                problems.append(Problem((i,), f"rank {RANKS[rank]} is listed twice", code="invalid_option_value"))
-            ranks.append(rank)
-        if problems:
-            raise InvalidInput(problems)
-        return tuple(sorted(ranks, reverse=True))
     if option.kind == "level_table":
         return level_table_from_json(value)
-    raise AssertionError(option.kind)  # pragma: no cover
+    # ranks
+    if not isinstance(value, list):
+        raise _invalid(name, 'be an array of ranks such as ["2"]')
+    ranks: list[int] = []
+    problems: list[Problem] = []
+    for i, item in enumerate(value):
+        try:
+            if not isinstance(item, str):
+                raise CardError('a rank must be a string such as "2"')
+            rank = parse_rank(item)
+        except CardError as exc:
+            problems.append(Problem((i,), str(exc), code="invalid_rank"))
+            continue
+        if rank in ranks:
+            problems.append(Problem((i,), f"rank {RANKS[rank]} is listed twice", code="invalid_option_value"))
+        ranks.append(rank)
+    if problems:
+        raise InvalidInput(problems)
+    return tuple(sorted(ranks, reverse=True))
 
 
-def _build(values: Mapping[str, Any], preset: str | None, base_path: tuple[str | int, ...]) -> Rules:
+def _build(values: Mapping[str, Any], preset: str | None) -> Rules:
+    """Every option converted, then checked against the others (docs/rules.md §1, §7, §9)."""
     problems: list[Problem] = []
     converted: dict[str, Any] = {}
     for name, option in OPTIONS.items():
         try:
             converted[name] = _convert(name, option, values[name])
         except InvalidInput as exc:
-            problems += exc.under(*base_path, name).problems
+            problems += exc.under(name).problems
     if problems:
         raise InvalidInput(problems)
-    decks, kitty = converted["decks"], converted["kitty_size"]
-    if (CARDS_PER_DECK * decks - kitty) % 4:
-        problems.append(
-            Problem(
-                (*base_path, "kitty_size"),
-                f"{decks} deck(s) ({CARDS_PER_DECK * decks} cards) less a kitty of {kitty} "
-                "cannot be dealt evenly to four seats",
-                code="inconsistent_rules",
-            )
-        )
-    if converted["no_trump_bid_min_jokers"] > max(2, decks):
+    decks, kitty, bid_jokers = (converted[n] for n in ("decks", "kitty_size", "no_trump_bid_min_jokers"))
+    cards = CARDS_PER_DECK * decks
+    inconsistent = (  # (broken, option, message)
+        # four equal hands (docs/rules.md §1)
+        ((cards - kitty) % 4 != 0, "kitty_size",
+         f"{decks} deck(s) ({cards} cards) less a kitty of {kitty} cannot be dealt evenly to four seats"),
         # a joker bid shows copies of one joker (docs/rules.md §9), so at most `decks` of them
-        problems.append(
-            Problem(
-                (*base_path, "no_trump_bid_min_jokers"),
-                f"a no-trump bid shows jokers of one kind and {decks} deck(s) hold only {decks} of each",
-                code="inconsistent_rules",
-            )
-        )
-    if converted["no_trump_overturn_min_jokers"] > converted["no_trump_bid_min_jokers"]:
+        (bid_jokers > max(2, decks), "no_trump_bid_min_jokers",
+         f"a no-trump bid shows jokers of one kind and {decks} deck(s) hold only {decks} of each"),
         # an overturn is never harder than a first declaration (docs/rules.md §9)
-        problems.append(
-            Problem(
-                (*base_path, "no_trump_overturn_min_jokers"),
-                "an overturn to no-trump cannot need more jokers than a first declaration "
-                f"(no_trump_bid_min_jokers is {converted['no_trump_bid_min_jokers']})",
-                code="inconsistent_rules",
-            )
-        )
-    if converted["kitty_fry"] and (converted["kitty_size"] == 0 or decks < 2):
+        (converted["no_trump_overturn_min_jokers"] > bid_jokers, "no_trump_overturn_min_jokers",
+         "an overturn to no-trump cannot need more jokers than a first declaration "
+         f"(no_trump_bid_min_jokers is {bid_jokers})"),
         # the fry ladder's steps are pairs and four jokers, and a fry takes the kitty (seed 002 炒底)
-        problems.append(
-            Problem(
-                (*base_path, "kitty_fry"),
-                "frying the kitty needs a kitty (kitty_size above 0) and at least 2 decks for its pairs",
-                code="inconsistent_rules",
-            )
-        )
+        (converted["kitty_fry"] and (kitty == 0 or decks < 2), "kitty_fry",
+         "frying the kitty needs a kitty (kitty_size above 0) and at least 2 decks for its pairs"),
+    )
+    problems = [
+        Problem((name,), text, code="inconsistent_rules") for broken, name, text in inconsistent if broken
+    ]
     if converted["throw_penalty_points_per_card"] % 5:
-        problems.append(
-            Problem(
-                (*base_path, "throw_penalty_points_per_card"),
-                "game points come in multiples of 5",
-                code="invalid_option_value",
-            )
-        )
+        name, text = "throw_penalty_points_per_card", "game points come in multiples of 5"
+        problems.append(Problem((name,), text, code="invalid_option_value"))
     if problems:
         raise InvalidInput(problems)
     return Rules(**converted, preset=preset)
@@ -486,7 +418,7 @@ def preset(name: str) -> Rules:
         raise InvalidInput(
             Problem((), f"unknown preset {name!r}; known presets: {', '.join(PRESET_VALUES)}", code="unknown_preset")
         )
-    return _build(_BASE | PRESET_VALUES[name], name, ())
+    return _build(_BASE | PRESET_VALUES[name], name)
 
 
 def rules_from_json(spec: object) -> Rules:
@@ -495,10 +427,8 @@ def rules_from_json(spec: object) -> Rules:
     Missing (None) means the default preset.  Error paths are relative to the
     ``rules`` value.
     """
-    if spec is None:
-        return preset(DEFAULT_PRESET)
-    if isinstance(spec, str):
-        return preset(spec)
+    if spec is None or isinstance(spec, str):
+        return preset(DEFAULT_PRESET if spec is None else spec)
     if not isinstance(spec, Mapping):
         raise InvalidInput(Problem((), "rules must be a preset name or an object {\"preset\": ..., options}", code="invalid_rules"))
     name = spec.get("preset", DEFAULT_PRESET)
@@ -514,7 +444,4 @@ def rules_from_json(spec: object) -> Rules:
         raise InvalidInput(
             [Problem((k,), f"unknown option {k!r}; see GET /v1/rulesets for the option names", code="unknown_option") for k in unknown]
         )
-    if not overrides:
-        return base
-    values = _BASE | PRESET_VALUES[name] | overrides
-    return _build(values, None, ())
+    return _build(_BASE | PRESET_VALUES[name] | overrides, None) if overrides else base

@@ -13,11 +13,9 @@ beats a thrown unit whatever the ranks (a quad beats a thrown 2-pair tractor).
 Cards of other effective suits never beat a throw.
 
 A failed throw is replaced by one unit of it, chosen by ``throw_forced_unit``,
-and may cost a penalty (``throw_penalty``).  The search works on count vectors
-(``engine.suit.SuitView``): for every seat, its copies of each kind of the led
-suit, then for each thrown shape, once, the highest unit of that shape the seat
-can form (``SuitView.highest``; not at all when the lowest thrown unit of the
-shape is the highest the suit has, ``SuitView.tops``).
+and may cost a penalty (``throw_penalty``).  The search asks, once per other seat
+and thrown shape, for the highest unit of that shape the seat can form
+(``engine.suit.SuitView.highest``).
 """
 
 from __future__ import annotations
@@ -31,7 +29,7 @@ from itertools import chain
 from engine.cards import KINDS, card_str, check_copies
 from engine.errors import InvalidInput, Problem
 from engine.lead import lead_of
-from engine.reasons import Cards, Reason, Seat, Suit, Team, reason
+from engine.reasons import Cards, Param, Reason, Seat, Suit, Team, reason
 from engine.records import quick_init
 from engine.rules import Rules, ThrowForcedCards, ThrowForcedUnit, ThrowPenalty, ThrowWhenOthersVoid
 from engine.shapes import Shape
@@ -49,9 +47,9 @@ _SUIT = tuple(Suit(s) for s in range(5))  # per effective suit (4: trump)
 _SHAPE = {(w, n): Shape(w, n) for w in range(1, 5) for n in range(1, KINDS)}  # every shape of up to 4 decks
 
 
-def _shape(width: int, length: int) -> Shape:
+def _shape(shape: tuple[int, int]) -> Shape:
     """The ``Shape`` of (width, length), from ``_SHAPE``."""
-    return _SHAPE.get((width, length)) or Shape(width, length)
+    return _SHAPE.get(shape) or Shape(*shape)
 
 
 @quick_init  # a verdict makes many: engine.records
@@ -107,11 +105,9 @@ class ThrowVerdict:
 
     ``forced_play`` is the lead itself (as given) when ``valid``, else the cards
     of ``forced_unit`` (only its lowest card under ``throw_forced_cards``
-    ``lowest_card``).  ``refused``: the throw is not allowed at all
-    (``throw_when_others_void`` ``refused``: nobody else holds the led suit), so
-    nothing is forced: ``valid`` is false, ``forced_unit`` None and
-    ``forced_play`` empty; the leader leads again.  ``reasons`` come from the
-    code that decided.
+    ``lowest_card``).  ``refused`` (``throw_when_others_void`` ``refused``: nobody
+    else holds the led suit): nothing is forced, ``forced_unit`` is None,
+    ``forced_play`` empty, and the leader leads again.
     """
 
     leader: int
@@ -124,74 +120,6 @@ class ThrowVerdict:
     penalty: Penalty
     reasons: tuple[Reason, ...]
     refused: bool = False
-
-
-# ---------------------------------------------------------------- explanations
-
-def _beaten_reasons(unit: Unit, blockers: list[Blocker], suit: int) -> list[Reason]:
-    """One reason per seat that beats ``unit``: what it holds in ``suit`` and
-    why that beats the thrown unit (a higher unit of the same shape, or with
-    ``wider_shape_beats`` a wider shape of as many cards)."""
-    thrown, cards, led = _shape(unit.width, unit.length), Cards(unit.cards), _SUIT[suit]
-    return [
-        reason(
-            "throw.unit_beaten_by_wider_shape", seat=_SEAT[b.seat], suit=led, held=Cards(b.cards),
-            shape=_shape(b.width, b.length), thrown=thrown, cards=cards,
-        )
-        if b.wider_shape
-        else reason("throw.unit_beaten", seat=_SEAT[b.seat], suit=led, held=Cards(b.cards), thrown=thrown, cards=cards)
-        for b in blockers
-    ]
-
-
-# ---------------------------------------------------------------- the search
-
-
-class _Seat:
-    """One seat's cards of the led suit (a count vector of its ``SuitView``).
-
-    ``threat`` is what the seat can beat a thrown shape with: its highest unit
-    of that shape (``SuitView.highest``), or a wider shape of as many cards.
-    """
-
-    __slots__ = ("copies", "seat", "view")
-
-    def __init__(self, seat: int, cards: Sequence[int], view: SuitView) -> None:
-        self.seat = seat
-        self.view = view
-        self.copies = view.counts_in(cards)  # cards are kinds 0..53 (checked)
-
-    def threat(
-        self, width: int, length: int, lowest: int, highest: int, rules: Rules
-    ) -> tuple[int, Blocker | None, Blocker | None]:
-        """What this seat holds against the thrown units of shape (width, length),
-        ranking ``lowest`` to ``highest``: (``above``, ``same``, ``wider``).  A
-        thrown unit ranking below ``above`` (the rank of the seat's highest unit
-        of that shape) is beaten by ``same`` (docs/rules.md §4: held in a wider tuple or
-        a longer tractor counts); any other by ``wider``, if not None: with
-        ``wider_shape_beats`` (docs/rules.md §3) the seat's unit of the same card count
-        and the first wider width it holds.  Each is a Blocker, made only if
-        it beats a thrown unit.  No unit of the shape
-        is searched for when none in the suit ranks above ``lowest``
-        (``SuitView.tops``): then ``above`` is below every rank.
-        """
-        view = self.view
-        # no search when no unit of the shape in the suit ranks above ``lowest``
-        same = view.highest(self.copies, width, length) if lowest < view.tops[length] else None
-        above = NO_RANK if same is None else same[0]  # below every rank when the seat has no such unit
-        beats_same = None
-        if same is not None and above > lowest:
-            beats_same = Blocker(self.seat, same[1], width, length)
-        beats_wider = None
-        if rules.wider_shape_beats and length > 1 and above <= highest:  # a tuple has no wider shape
-            size = width * length
-            for wide in range(width + 1, rules.decks + 1):
-                if size % wide == 0:
-                    wider = view.highest(self.copies, wide, size // wide)
-                    if wider is not None:
-                        beats_wider = Blocker(self.seat, wider[1], wide, size // wide, True)
-                        break
-        return above, beats_same, beats_wider
 
 
 # ---------------------------------------------------------------- input checks
@@ -242,32 +170,23 @@ def check_throw(
         cards_known = False
     if not cards_known:
         for path, cards in (("lead",), lead), *((("hands", s), h) for s, h in hands.items()):
-            if not _KINDS.issuperset(cards):
-                problems += [
-                    Problem((*path, i), f"{c!r} is not a card", code="invalid_card") for i, c in enumerate(cards) if c not in _KINDS
-                ]
+            bad = [(i, c) for i, c in enumerate(cards) if c not in _KINDS]
+            problems += [Problem((*path, i), f"{c!r} is not a card", code="invalid_card") for i, c in bad]
     if not lead:
         problems.append(Problem(("lead",), "a lead needs at least one card", code="empty_lead"))
     if problems:
         raise InvalidInput(problems)
-    suit = order.suit[lead[0]]
-    if len({order.suit[c] for c in lead}) > 1:
+    suit_of = order.suit
+    if len(set(map(suit_of.__getitem__, lead))) > 1:
         raise InvalidInput(mixed_suit_problems(lead, order, ("lead",)))
     if own is not None:
         left = Counter(own)
         for i, card in enumerate(lead):
-            if left[card] > 0:
-                left[card] -= 1
-            else:
-                problems.append(
-                    Problem(
-                        ("lead", i),
-                        f"{card_str(card)} is not in the leader's hand (hands/{leader}): "
-                        "the lead must come from it",
-                        code="card_not_in_hand",
-                        params={"card": card_str(card)},
-                    )
-                )
+            left[card] -= 1
+            if left[card] < 0:
+                name = card_str(card)
+                text = f"{name} is not in the leader's hand (hands/{leader}): the lead must come from it"
+                problems.append(Problem(("lead", i), text, code="card_not_in_hand", params={"card": name}))
         if problems:
             raise InvalidInput(problems)
     if seen and max(seen.values()) > rules.decks:
@@ -276,67 +195,110 @@ def check_throw(
             sets.append((("lead",), lead))
         sets += [(("hands", s), h) for s, h in sorted(hands.items())]
         check_copies(sets, rules.decks)  # reports every excess copy where it occurs
-    return Throw(leader, lead, suit, hands, order, rules)
+    return Throw(leader, lead, suit_of[lead[0]], hands, order, rules)
+
+
+# ---------------------------------------------------------------- the search
+
+
+Beat = tuple[Blocker, str, tuple[tuple[str, Param], ...]]
+"""A ``Blocker`` with the code and the first facts of the reason naming it (what
+it holds: said once, then joined to the facts of each unit it beats)."""
+
+
+def _beat(seat: int, cards: tuple[int, ...], width: int, length: int, suit: int, wider: bool) -> Beat:
+    """``seat`` beats thrown units with ``cards`` (``width`` × ``length``): a
+    higher unit of the same shape, or with ``wider`` a wider shape of as many
+    cards (``wider_shape_beats``)."""
+    held = (("seat", _SEAT[seat]), ("suit", _SUIT[suit]), ("held", Cards(cards)))
+    if not wider:
+        return Blocker(seat, cards, width, length), "throw.unit_beaten", held
+    return Blocker(seat, cards, width, length, True), "throw.unit_beaten_by_wider_shape", held + (
+        ("shape", _shape((width, length))),
+    )
+
+
+def _threats(
+    view: SuitView, seats: list[int], copies: list[tuple[int, ...]], shape: tuple[int, int], ranks: list[int],
+    rules: Rules,
+) -> list[tuple[int, Beat | None, Beat | None]]:
+    """What each seat (its ``copies`` of the led suit) holds against the thrown units
+    of ``shape`` ranking ``ranks``: (``above``, ``same``, ``wider``).  A thrown unit
+    ranking below ``above``, the seat's highest unit of the shape (docs/rules.md §4:
+    held in a wider tuple or a longer tractor counts), is beaten by ``same``; any
+    other by ``wider``: with ``wider_shape_beats`` (§3) the seat's unit of as many
+    cards and the first wider width it holds.  Each is made only if it beats a unit;
+    none is searched for when no unit of the suit ranks above the lowest thrown
+    (``SuitView.tops``)."""
+    width, length = shape
+    lowest, highest = min(ranks), max(ranks)
+    search = lowest < view.tops[length]
+    size, wide = width * length, rules.wider_shape_beats and length > 1  # a tuple has no wider shape
+    wider = [(w, size // w) for w in range(width + 1, rules.decks + 1) if wide and size % w == 0]
+    found = []
+    for seat, held in zip(seats, copies, strict=True):
+        same = view.highest(held, width, length) if search else None
+        above = NO_RANK if same is None else same[0]  # below every rank when the seat has no such unit
+        beats_same = None
+        if same is not None and above > lowest:
+            beats_same = _beat(seat, same[1], width, length, view.suit, False)
+        beats_wider = None
+        if above <= highest:
+            for w, n in wider:
+                unit = view.highest(held, w, n)
+                if unit is not None:
+                    beats_wider = _beat(seat, unit[1], w, n, view.suit, True)
+                    break
+        found.append((above, beats_same, beats_wider))
+    return found
 
 
 # ---------------------------------------------------------------- forced play
 
 
-def _tie(unit: Unit) -> int:
-    """The tie-break between units of equal rank and size (off-suit level cards,
-    or constant trumps, of different printed suits; docs/rules.md §4): the one
-    whose printed suit comes last in ♠ ♥ ♣ ♦ goes first — the ♦ one, then ♣, then
-    ♥, then ♠, the order in which ``level_suit_precedence`` ranks them lowest
-    first.  As a key for ``min``: minus the unit's lowest card kind (kinds run
-    suit by suit, ♠ first)."""
-    return -min(unit.cards)
+def _lowest(unit: Unit) -> tuple[int, int, int]:
+    """Highest card ranking lowest, then fewer cards, then the printed suit: of units
+    of equal rank and size (off-suit level cards, or constant trumps, of different
+    printed suits; docs/rules.md §4) the ♦ one first, then ♣, ♥, ♠, the order in which
+    ``level_suit_precedence`` ranks them lowest first (minus the lowest kind: ♠ kinds come first)."""
+    return (unit.rank, unit.width * unit.length, -min(unit.cards))
 
 
-def _lowest(entry: tuple[int, Unit]) -> tuple[int, int, int, int]:
-    """For (index, unit): highest card ranking lowest, then fewer cards, then ``_tie``."""
-    index, unit = entry
-    return (unit.rank, unit.width * unit.length, _tie(unit), -index)
-
-
-def _smallest(entry: tuple[int, Unit]) -> tuple[int, int, int, int]:
-    """For (index, unit): fewest cards, then lowest, then ``_tie``."""
-    index, unit = entry
-    return (unit.width * unit.length, unit.rank, _tie(unit), -index)
+def _smallest(unit: Unit) -> tuple[int, int, int]:
+    """Fewest cards, then as ``_lowest``."""
+    return (unit.width * unit.length, unit.rank, -min(unit.cards))
 
 
 def _choose_forced(
-    units: tuple[Unit, ...], failed: list[tuple[int, FailedUnit]], seats: list[int], rules: Rules
-) -> tuple[int, Reason]:
-    """Index of the forced unit under ``throw_forced_unit`` (docs/rules.md §4), and why."""
+    units: tuple[Unit, ...], failed: list[FailedUnit], seats: list[int], rules: Rules
+) -> tuple[Unit, Reason]:
+    """The forced unit under ``throw_forced_unit`` (docs/rules.md §4), and why;
+    of units alike in everything the key compares, the last thrown."""
     policy = rules.throw_forced_unit
-    if policy == ThrowForcedUnit.SMALLEST_FAILED:
-        index = min([(i, f.unit) for i, f in failed], key=_smallest)[0]
-    elif policy == ThrowForcedUnit.SMALLEST_UNIT:
-        index = min(enumerate(units), key=_smallest)[0]
-    elif policy == ThrowForcedUnit.FIRST_BLOCKED:
-        blocking = {b.seat for _, f in failed for b in f.beaten_by}
-        first = next(s for s in seats if s in blocking)
-        mine = [(i, f.unit) for i, f in failed if any(b.seat == first for b in f.beaten_by)]
-        index = min(mine, key=_smallest)[0]
-        unit = units[index]
-        return index, reason(
-            f"throw.forced.{policy}", seat=_SEAT[first], shape=_shape(unit.width, unit.length), cards=Cards(unit.cards)
-        )
-    else:  # lowest_failed
-        index = min([(i, f.unit) for i, f in failed], key=_lowest)[0]
-    unit = units[index]
-    return index, reason(f"throw.forced.{policy}", shape=_shape(unit.width, unit.length), cards=Cards(unit.cards))
+    if policy == ThrowForcedUnit.FIRST_BLOCKED:
+        first = next(s for s in seats if any(b.seat == s for f in failed for b in f.beaten_by))
+        mine = [f.unit for f in failed if any(b.seat == first for b in f.beaten_by)]
+        unit = min(reversed(mine), key=_smallest)
+        shape = _shape(unit.shape)
+        return unit, reason(f"throw.forced.{policy}", seat=_SEAT[first], shape=shape, cards=Cards(unit.cards))
+    if policy == ThrowForcedUnit.SMALLEST_UNIT:
+        unit = min(reversed(units), key=_smallest)
+    else:
+        key = _smallest if policy == ThrowForcedUnit.SMALLEST_FAILED else _lowest
+        unit = min(reversed([f.unit for f in failed]), key=key)
+    return unit, reason(f"throw.forced.{policy}", shape=_shape(unit.shape), cards=Cards(unit.cards))
 
 
-def _penalty(leader: int, cards: int, failed_cards: int, rules: Rules) -> tuple[Penalty, Reason | None]:
-    """The ``throw_penalty`` of a failed throw of ``cards`` cards, ``failed_cards``
-    of them in its failed units (docs/rules.md §4)."""
+def _penalty(throw: Throw, failed: list[FailedUnit]) -> tuple[Penalty, Reason | None]:
+    """The ``throw_penalty`` of a failed ``throw`` with the units ``failed`` (docs/rules.md §4)."""
+    leader, rules = throw.leader, throw.rules
     kind = rules.throw_penalty
     if kind == ThrowPenalty.MATCH_POINT:
         return Penalty(kind, 1, leader, None), reason("throw.penalty.match_point", seat=_SEAT[leader], n=1)
     per, team = rules.throw_penalty_points_per_card, (leader + 1) % 2  # the points go to the other team
     if kind == ThrowPenalty.POINTS_PER_CARD or kind == ThrowPenalty.POINTS_PER_FAILED_CARD:
-        counted = cards if kind == ThrowPenalty.POINTS_PER_CARD else failed_cards
+        failed_only = kind == ThrowPenalty.POINTS_PER_FAILED_CARD
+        counted = sum(f.unit.size for f in failed) if failed_only else len(throw.lead)
         return Penalty(kind, per * counted, leader, team), reason(
             f"throw.penalty.{kind}", team=Team(team), per=per, cards=counted, n=per * counted
         )
@@ -345,36 +307,23 @@ def _penalty(leader: int, cards: int, failed_cards: int, rules: Rules) -> tuple[
     return _NO_PENALTY, None
 
 
-def _others_void(throw: Throw, units: tuple[Unit, ...]) -> ThrowVerdict | None:
-    """``throw_when_others_void`` ``refused`` (docs/rules.md §4; seed 000 四副
-    "当其他三方没有自己所拿花色情况下，不能进行甩牌"): a multi-unit lead when none
-    of the other three seats holds a card of its effective suit is refused, not
-    forced.  Judged only when all three hands are given; else None, as when the
-    option allows it or someone holds the suit."""
-    if throw.rules.throw_when_others_void is not ThrowWhenOthersVoid.REFUSED:
-        return None
-    others = _AFTER[throw.leader]
-    if not all(s in throw.hands for s in others):
-        return None
-    suit_of, suit = throw.order.suit, throw.suit
-    if any(suit_of[c] == suit for s in others for c in throw.hands[s]):
-        return None
-    why = reason("throw.refused_others_void", suit=_SUIT[suit], n=len(units))
-    return ThrowVerdict(throw.leader, suit, False, units, (), None, (), _NO_PENALTY, (why,), True)
-
-
 # ---------------------------------------------------------------- the verdict
 
 
 @lru_cache(maxsize=1024)
 def _single_unit(unit: Unit) -> tuple[Reason]:
     """Why a lead of one unit stands (cached by value: a hand's leads recur)."""
-    return (reason("throw.single_unit", shape=_shape(unit.width, unit.length), cards=Cards(unit.cards)),)
+    return (reason("throw.single_unit", shape=_shape(unit.shape), cards=Cards(unit.cards)),)
 
 
 def judge_throw(throw: Throw) -> ThrowVerdict:
     """Judge a lead against the other seats' hands (docs/rules.md §4): the one
     entry point of the rule (the service and the audit call it).
+
+    ``throw_when_others_void`` ``refused`` (seed 000 四副
+    "当其他三方没有自己所拿花色情况下，不能进行甩牌"): a multi-unit lead when none of
+    the other three seats, all given, holds a card of its effective suit is
+    refused, not forced.
 
     Seed 000, playing 10 (hearts trump): 98844 of spades against a J.
 
@@ -389,52 +338,40 @@ def judge_throw(throw: Throw) -> ThrowVerdict:
     (False, ['9S'], 1)
     """
     leader, lead, suit, hands, order, rules = throw.leader, throw.lead, throw.suit, throw.hands, throw.order, throw.rules
-    units = lead_of(tuple(sorted(lead)), order, rules.follow_patterns).units
+    found = lead_of(tuple(sorted(lead)), order, rules.follow_patterns)
+    units, shapes = found.units, found.form.shapes  # each unit's (width, length)
     if len(units) == 1:
         return ThrowVerdict(leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, _single_unit(units[0]))
-    refused = _others_void(throw, units)
-    if refused is not None:
-        return refused
-    seats = [s for s in _AFTER[leader] if s in hands]
     view = suit_view(order, suit)
-    others = [_Seat(s, hands[s], view) for s in seats]
+    seats = [s for s in _AFTER[leader] if s in hands]
+    copies = [view.counts_in(hands[s]) for s in seats]
+    void = len(seats) == SEATS - 1 and not any(map(any, copies))  # no other seat holds the led suit
+    if void and rules.throw_when_others_void is ThrowWhenOthersVoid.REFUSED:
+        why = reason("throw.refused_others_void", suit=_SUIT[suit], n=len(units))
+        return ThrowVerdict(leader, suit, False, units, (), None, (), _NO_PENALTY, (why,), True)
     ranks: dict[tuple[int, int], list[int]] = {}  # each thrown shape → the ranks of its units
-    for unit in units:
-        ranks.setdefault((unit.width, unit.length), []).append(unit.rank)
-    threats = {}  # each thrown shape → each other seat's threat to it
-    for (width, length), r in ranks.items():
-        lowest, highest = min(r), max(r)
-        threats[width, length] = [p.threat(width, length, lowest, highest, rules) for p in others]
+    for shape, unit in zip(shapes, units, strict=True):
+        ranks.setdefault(shape, []).append(unit.rank)
+    threats = {shape: _threats(view, seats, copies, shape, r, rules) for shape, r in ranks.items()}
     reasons: list[Reason] = []
-    failed: list[tuple[int, FailedUnit]] = []
-    for index, unit in enumerate(units):
+    failed: list[FailedUnit] = []
+    for shape, unit in zip(shapes, units, strict=True):
         rank = unit.rank
-        blockers = [
-            b for above, same, wider in threats[unit.width, unit.length] if (b := same if rank < above else wider)
-        ]
-        if blockers:
-            failed.append((index, FailedUnit(unit, tuple(blockers))))
-            reasons += _beaten_reasons(unit, blockers, suit)
+        beats = [b for above, same, wider in threats[shape] if (b := same if rank < above else wider)]
+        if beats:
+            failed.append(FailedUnit(unit, tuple([blocker for blocker, _, _ in beats])))
+            thrown = (("thrown", _shape(shape)), ("cards", Cards(unit.cards)))
+            reasons += [Reason(code, held + thrown) for _, code, held in beats]
     if not failed:
-        reasons.append(
-            reason("throw.stands", suit=_SUIT[suit], n=len(units))
-        )
-        return ThrowVerdict(
-            leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, tuple(reasons)
-        )
-    index, why = _choose_forced(units, failed, seats, rules)
+        reasons.append(reason("throw.stands", suit=_SUIT[suit], n=len(units)))
+        return ThrowVerdict(leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, tuple(reasons))
+    forced, why = _choose_forced(units, failed, seats, rules)
     reasons.append(why)
-    forced = units[index]
     play = forced.cards
     if rules.throw_forced_cards is ThrowForcedCards.LOWEST_CARD and len(play) > 1:
         play = play[-1:]  # a unit's cards run high → low
-        reasons.append(
-            reason("throw.forced_lowest_card", cards=Cards(tuple(play)))
-        )
-    penalty, cost = _penalty(leader, len(lead), sum([f.unit.size for _, f in failed]), rules)
+        reasons.append(reason("throw.forced_lowest_card", cards=Cards(play)))
+    penalty, cost = _penalty(throw, failed)
     if cost is not None:
         reasons.append(cost)
-    return ThrowVerdict(
-        leader, suit, False, units, tuple([f for _, f in failed]), forced, play, penalty,
-        tuple(reasons),
-    )
+    return ThrowVerdict(leader, suit, False, units, tuple(failed), forced, play, penalty, tuple(reasons))

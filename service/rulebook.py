@@ -55,6 +55,7 @@ class PresetModel:
     values: dict[str, Any]  # every option's JSON value
     description: str
     sources: tuple[str, ...]
+    seeds: str  # the sources in one line, as GET /v1/rulesets gives them
     example: dict[str, str]  # text, endpoint, body (a JSON text)
 
     @property
@@ -165,6 +166,7 @@ def presets() -> tuple[PresetModel, ...]:
             values=engine_rules.preset(name).as_json(),
             description=book[name]["description"],
             sources=tuple(book[name]["sources"]),
+            seeds=book[name]["seeds"],
             example=dict(book[name]["example"]),
         )
         for name in preset_names()
@@ -183,9 +185,14 @@ def option_json(option: OptionModel) -> dict[str, Any]:
     }
 
 
+def preset_model(name: str) -> PresetModel:
+    """The preset ``name`` with its texts."""
+    return next(p for p in presets() if p.name == name)
+
+
 def preset_json(name: str) -> dict[str, Any]:
     """The rule book's part of a preset in ``GET /v1/rulesets[/{name}]``."""
-    model = next(p for p in presets() if p.name == name)
+    model = preset_model(name)
     return {"description": model.description, "sources": list(model.sources), "doc": model.doc}
 
 

@@ -56,7 +56,7 @@ def test_option_texts_are_complete() -> None:
         unknown = set(option.sources) - set(BOOK["sources"])
         assert not unknown, f"{option.name} cites sources {TOML} does not describe: {unknown}"
     for preset in rulebook.presets():
-        assert preset.description.strip() and preset.sources, preset.name
+        assert preset.description.strip() and preset.sources and preset.seeds.strip(), preset.name
         assert set(preset.sources) <= set(BOOK["sources"]), preset.name
         assert {"text", "endpoint", "body"} <= set(preset.example), preset.name
 
@@ -146,7 +146,7 @@ def test_the_option_model_is_read_generically_from_enums(monkeypatch: pytest.Mon
     """When the engine's options become enums (StrEnum choices or Enum-typed
     Rules fields), the rule book reads the same JSON values."""
     option = engine_rules.OPTIONS["throw_penalty"]
-    as_enum = engine_rules.Option(option.kind, _ThrowPenalty, help=option.help)  # type: ignore[arg-type]
+    as_enum = engine_rules.Option(option.kind, _ThrowPenalty, help=option.help)
     monkeypatch.setitem(engine_rules.OPTIONS, "throw_penalty", as_enum)
     assert rulebook.engine_values("throw_penalty") == ("none", "match_point", "points_per_card")
 

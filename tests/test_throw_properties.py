@@ -23,10 +23,10 @@ from hypothesis import strategies as st
 
 from engine.cards import KINDS
 from engine.rules import (
-    THROW_FORCED_CARDS,
-    THROW_FORCED_UNITS,
-    THROW_WHEN_OTHERS_VOID,
     Rules,
+    ThrowForcedCards,
+    ThrowForcedUnit,
+    ThrowWhenOthersVoid,
     rules_from_json,
 )
 from engine.throw import ThrowVerdict, check_throw, judge_throw
@@ -47,9 +47,9 @@ def deals(draw: Any, max_lead: int = 12, max_hand: int = 52) -> tuple[Any, ...]:
             "wider_shape_beats": draw(st.booleans()),
             "level_suit_precedence": draw(st.booleans()),
             "ace_low_tractor": draw(st.booleans()),
-            "throw_forced_unit": draw(st.sampled_from(THROW_FORCED_UNITS)),
-            "throw_forced_cards": draw(st.sampled_from(THROW_FORCED_CARDS)),
-            "throw_when_others_void": draw(st.sampled_from(THROW_WHEN_OTHERS_VOID)),
+            "throw_forced_unit": draw(st.sampled_from([v.value for v in ThrowForcedUnit])),
+            "throw_forced_cards": draw(st.sampled_from([v.value for v in ThrowForcedCards])),
+            "throw_when_others_void": draw(st.sampled_from([v.value for v in ThrowWhenOthersVoid])),
         }
     )
     order = trump_order(Trump(draw(st.integers(0, 12)), draw(st.sampled_from([None, 0, 1, 2, 3]))), rules)

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 import engine.throw as throw
 from engine.cards import KINDS
-from engine.rules import THROW_FORCED_UNITS, rules_from_json
+from engine.rules import ThrowForcedUnit, rules_from_json
 from engine.suit import NO_RANK, suit_view
 from engine.trump import Trump, trump_order
 
@@ -59,7 +59,7 @@ def top_throws(draw: Any) -> tuple[Any, ...]:
             "preset": ("one-deck", "two-deck", "three-deck", "four-deck")[decks - 1],
             "wider_shape_beats": draw(st.booleans()),
             "ace_low_tractor": draw(st.booleans()),
-            "throw_forced_unit": draw(st.sampled_from(THROW_FORCED_UNITS)),
+            "throw_forced_unit": draw(st.sampled_from([v.value for v in ThrowForcedUnit])),
         }
     )
     order = trump_order(Trump(draw(st.integers(0, 12)), draw(st.sampled_from([None, 0, 1, 2, 3]))), rules)

@@ -124,7 +124,7 @@ def test_quick_init_builds_the_same_frozen_record() -> None:
     with pytest.raises(TypeError):
         _Quick(1)  # type: ignore[call-arg]
     verdict = PlayVerdict(0, (1,), "lead", False, None, (), None)
-    assert verdict.follow is None
+    assert verdict.units is None
     with pytest.raises(FrozenInstanceError):
         verdict.role = "follow"  # type: ignore[misc]
 

@@ -10,14 +10,15 @@ from typing import Any
 
 from flask import jsonify
 
-from engine.rules import OPTIONS, PRESET_SEEDS, PRESET_VALUES, preset
+from engine.rules import OPTIONS, PRESET_VALUES, preset
 from service import rulebook
 from service.api import v1
 from service.errors import ProblemError
 
 
 def _ruleset(name: str) -> dict[str, Any]:
-    return {"name": name, "seeds": PRESET_SEEDS[name], "options": preset(name).as_json()} | rulebook.preset_json(name)
+    seeds = rulebook.preset_model(name).seeds
+    return {"name": name, "seeds": seeds, "options": preset(name).as_json()} | rulebook.preset_json(name)
 
 
 @v1.get("/rulesets")

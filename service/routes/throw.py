@@ -9,12 +9,12 @@ from marshmallow import Schema
 
 from engine.errors import InvalidInput, Problem
 from engine.settle import TEAM_NAMES
-from engine.throw import Blocker, Penalty, ThrowVerdict, check_throw, judge_throw
+from engine.throw import Penalty, ThrowVerdict, check_throw, judge_throw
 from engine.trump import SUIT_LABELS, trump_order
 from service.api import json_response, language, load, reasons_json, v1
 from service.fields import CardsField, HandsField, RulesField, SeatField, TrumpField
 from service.metrics import count_verdict
-from service.render import cards_json, unit_json
+from service.render import cards_json, unit_json, units_json
 
 
 class ThrowRequest(Schema):
@@ -26,16 +26,6 @@ class ThrowRequest(Schema):
 
 
 _schema = ThrowRequest()
-
-
-def _blocker_json(blocker: Blocker) -> dict[str, Any]:
-    return {
-        "seat": blocker.seat,
-        "cards": cards_json(blocker.cards),
-        "width": blocker.width,
-        "length": blocker.length,
-        "wider_shape": blocker.wider_shape,
-    }
 
 
 def penalty_json(penalty: Penalty) -> dict[str, Any]:
@@ -54,18 +44,20 @@ def throw_json(verdict: ThrowVerdict, lang: str) -> dict[str, Any]:
     A unit (listed, failed, forced) or a blocker (a seat beating several thrown
     units with the same cards) met again is the same JSON object again.
     """
-    units = [unit_json(u) for u in verdict.units]
-    rendered = dict(zip(map(id, verdict.units), units, strict=True))  # id of a unit or blocker → its JSON
+    units = units_json(verdict.units)
+    rendered: dict[int, dict[str, Any]] = dict(zip(map(id, verdict.units), units, strict=True))  # id → its JSON
     failed = []
     for f in verdict.failed_units:
         beaten = []
         for b in f.beaten_by:
             found = rendered.get(id(b))
             if found is None:
-                found = rendered[id(b)] = _blocker_json(b)
+                found = rendered[id(b)] = {
+                    "seat": b.seat, "cards": cards_json(b.cards), "width": b.width, "length": b.length,
+                    "wider_shape": b.wider_shape,
+                }
             beaten.append(found)
-        found = rendered.get(id(f.unit))
-        failed.append({"unit": unit_json(f.unit) if found is None else found, "beaten_by": beaten})
+        failed.append({"unit": rendered.get(id(f.unit)) or unit_json(f.unit), "beaten_by": beaten})
     forced = verdict.forced_unit
     forced_json = None if forced is None else rendered.get(id(forced)) or unit_json(forced)
     return {
