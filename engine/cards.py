@@ -55,26 +55,26 @@ def _upper(text: str) -> str:
     return "".join(ch.upper() if ch.isascii() else ch for ch in text)
 
 
+def _alias(table: dict[str, int], text: str) -> int | None:
+    """``text`` in an alias table: as written (the usual spelling), else upper-cased."""
+    found = table.get(text)
+    return found if found is not None else table.get(_upper(text))
+
+
 def parse_rank(text: str) -> int:
     """``"10"``/``"T"``/``"q"`` → rank index (0 = 2, 12 = A)."""
-    rank = _RANK_ALIASES.get(text)  # already upper case: the usual spelling
-    if rank is not None:
-        return rank
-    key = _upper(text)
-    if key in _RANK_ALIASES:
-        return _RANK_ALIASES[key]
-    raise CardError(f"{text!r} is not a rank; use one of 2 3 4 5 6 7 8 9 10 J Q K A")
+    rank = _alias(_RANK_ALIASES, text)
+    if rank is None:
+        raise CardError(f"{text!r} is not a rank; use one of 2 3 4 5 6 7 8 9 10 J Q K A")
+    return rank
 
 
 def parse_suit(text: str) -> int:
     """``"H"``/``"h"``/``"♥"`` → suit index (S=0, H=1, C=2, D=3)."""
-    suit = _SUIT_ALIASES.get(text)  # already upper case: the usual spelling
-    if suit is not None:
-        return suit
-    key = _upper(text)
-    if key in _SUIT_ALIASES:
-        return _SUIT_ALIASES[key]
-    raise CardError(f"{text!r} is not a suit; use S, H, C or D (or ♠ ♥ ♣ ♦)")
+    suit = _alias(_SUIT_ALIASES, text)
+    if suit is None:
+        raise CardError(f"{text!r} is not a suit; use S, H, C or D (or ♠ ♥ ♣ ♦)")
+    return suit
 
 
 def parse_card(text: object) -> int:
@@ -149,7 +149,6 @@ SPELLINGS: dict[str, int] = _spellings()
 """Spelling → card for every accepted notation (docs/api.md "Card"): the parse's fast path."""
 
 
-
 def points(card: int) -> int:
     """Point value (docs/rules.md §1): 5 → 5, 10 and K → 10, others 0."""
     rank = rank_of(card)
@@ -166,18 +165,14 @@ def total_points(cards: Iterable[int]) -> int:
     return sum(map(_POINT_VALUES.__getitem__, cards))
 
 
-def parse_cards(values: Sequence[object], path: tuple[str | int, ...] = ()) -> list[int]:
-    """Parse a JSON array of cards, reporting every bad element with its index."""
-    cards: list[int] = []
-    problems: list[Problem] = []
-    for i, value in enumerate(values):
-        try:
-            cards.append(parse_card(value))
-        except CardError as exc:
-            problems.append(Problem((*path, i), str(exc), code="invalid_card"))
-    if problems:
-        raise InvalidInput(problems)
-    return cards
+def within_copies(decks: int, *card_sets: Sequence[int]) -> bool:
+    """True when no card appears more than ``decks`` times across the sets
+    (a fast pre-check; ``check_copies`` words the problems)."""
+    seen = [0] * KINDS
+    for cards in card_sets:
+        for c in cards:
+            seen[c] += 1
+    return max(seen) <= decks
 
 
 def _set_names(paths: Sequence[tuple[str | int, ...]]) -> list[str]:
@@ -198,13 +193,9 @@ def check_copies(
     ``hands`` pairs each card list with its request path; every excess copy is
     reported at the element that exceeds the limit.
     """
-    counts: dict[int, int] = {}  # the usual case, no excess copy, settled in one cheap pass
-    get = counts.get
-    for _, cards in hands:
-        for card in cards:
-            counts[card] = get(card, 0) + 1
-    if not counts or max(counts.values()) <= decks:
+    if within_copies(decks, *[cards for _, cards in hands]):  # the usual case
         return
+    counts = Counter([card for _, cards in hands for card in cards])
     seen: Counter[int] = Counter()
     problems: list[Problem] = []
     for path, cards in hands:

@@ -53,7 +53,7 @@ from functools import lru_cache
 from typing import Any, ClassVar
 
 from engine.budget import charge
-from engine.cards import KINDS, card_str, check_copies
+from engine.cards import KINDS, card_str, check_copies, within_copies
 from engine.errors import InvalidInput, Problem
 from engine.generic import LeadShape, Measure, generic_score_work
 from engine.lead import Lead, LeadForm, lead_of
@@ -70,7 +70,6 @@ from engine.shapes import (
     form_planned,
     in_hand,
     placed_cards,
-    within_copies,
 )
 from engine.suit import SuitView, suit_view
 from engine.trump import SUIT_LABELS, TrumpOrder

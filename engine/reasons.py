@@ -3,9 +3,10 @@
 Every verdict the engine returns carries its reasons, built by the same code
 that decides, so the verdict and its explanation never disagree.  A reason
 holds no sentence: it says *what* was decided (its ``code``) and *about what*
-(its parameters: cards, seats, teams, counts, shapes, suits, levels, the
-trump (``engine.trump.Trump``), another reason).  The service words it in the reader's language through its message
-catalogs (docs/api.md "Languages"), so every language words the same facts.
+(its parameters: cards, seats, teams, counts, shapes, suits, levels, the trump
+(``engine.trump.Trump``), another reason).  The service words it in the
+reader's language through its message catalogs (docs/api.md "Languages"), so
+every language words the same facts.
 
 ``form`` picks one of a code's wordings where the facts differ in kind (the
 first trick's leader is the dealer, a later one won the trick before): the
@@ -14,6 +15,7 @@ catalog key is ``code`` or ``code/form``; the code a client sees is the same.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 from typing import NamedTuple, Union
 
@@ -21,47 +23,49 @@ from engine.records import quick_init
 from engine.shapes import Shape
 from engine.trump import Trump
 
+# The facts.  A tuple fact has a ``kind`` field: facts of different kinds stay unequal.
+
 
 class Cards(NamedTuple):
     """Cards in the order the reason names them (kinds 0..53)."""
 
     cards: tuple[int, ...]
-    kind: str = "cards"  # facts of different kinds stay unequal (tuples compare by value)
+    kind: str = "cards"
 
 
 class Seat(NamedTuple):
     """A seat, 0..3."""
 
     seat: int
-    kind: str = "seat"  # facts of different kinds stay unequal (tuples compare by value)
+    kind: str = "seat"
 
 
 class Team(NamedTuple):
     """A team: 0 (seats 0 and 2, called "A") or 1 (seats 1 and 3, "B")."""
 
     team: int
-    kind: str = "team"  # facts of different kinds stay unequal (tuples compare by value)
+    kind: str = "team"
 
 
 class Side(NamedTuple):
     """A side of the hand: ``dealer`` or ``defenders``."""
 
     side: str
-    kind: str = "side"  # facts of different kinds stay unequal (tuples compare by value)
+    kind: str = "side"
 
 
 class Suit(NamedTuple):
     """An effective suit: 0..3 (S, H, C, D) or 4 (trumps)."""
 
     suit: int
-    kind: str = "suit"  # facts of different kinds stay unequal (tuples compare by value)
+    kind: str = "suit"
 
 
 class Level(NamedTuple):
     """A level: a rank index, 0 ("2") .. 12 ("A")."""
 
     rank: int
-    kind: str = "level"  # facts of different kinds stay unequal (tuples compare by value)
+    kind: str = "level"
 
 
 class Pieces(NamedTuple):
@@ -70,7 +74,7 @@ class Pieces(NamedTuple):
 
     shapes: tuple[tuple[Shape, int], ...]
     singles: int = 0
-    kind: str = "pieces"  # facts of different kinds stay unequal (tuples compare by value)
+    kind: str = "pieces"
 
 
 class Pattern(NamedTuple):
@@ -80,7 +84,7 @@ class Pattern(NamedTuple):
     alternatives: tuple[Pieces, ...]
     step: int | None = None
     steps: int | None = None
-    kind: str = "pattern"  # facts of different kinds stay unequal (tuples compare by value)
+    kind: str = "pattern"
 
 
 @quick_init
@@ -99,14 +103,14 @@ class Points(NamedTuple):
     """A number of card points (``20 points`` / ``20分``) where another count is the reason's ``n``."""
 
     points: int
-    kind: str = "points"  # facts of different kinds stay unequal (tuples compare by value)
+    kind: str = "points"
 
 
 class SeatCounts(NamedTuple):
     """A count per seat (``seat 1: 3, seat 2: 1``)."""
 
     counts: tuple[tuple[int, int], ...]
-    kind: str = "seatcounts"  # facts of different kinds stay unequal (tuples compare by value)
+    kind: str = "seatcounts"
 
 
 Param = Union[
@@ -134,10 +138,7 @@ class Reason:
 
     def param(self, name: str) -> Param | None:
         """The parameter ``name``, or None."""
-        for key, value in self.params:
-            if key == name:
-                return value
-        return None
+        return dict(self.params).get(name)
 
 
 def reason(code: str, form: str = "", **params: Param) -> Reason:
@@ -147,14 +148,13 @@ def reason(code: str, form: str = "", **params: Param) -> Reason:
 
 def pieces(shapes: list[Shape] | tuple[Shape, ...], singles: int = 0) -> Pieces:
     """``Pieces`` of a list of shapes (counted, largest first) and ``singles``."""
-    counts: dict[Shape, int] = {}
-    for shape in shapes:
-        counts[shape] = counts.get(shape, 0) + 1
-    return Pieces(tuple(sorted(counts.items(), key=lambda kv: (-kv[0].size, -kv[0].width))), singles)
+    return Pieces(tuple(sorted(Counter(shapes).items(), key=lambda kv: (-kv[0].size, -kv[0].width))), singles)
 
 
 _PIECE = {"shape": Shape, "cards": Cards, "length": int, "size": int, "width": int, "n": int}
 _BID = {"step": Step, "cards": Cards, "against": Step, "held_by": Seat}
+_SEAT: dict[str, type] = {"seat": Seat}
+_PLAY: dict[str, type] = {"trick": int, "seat": Seat}  # a play of the audited hand
 
 REASONS: dict[str, dict[str, type]] = {
     # follow (docs/rules.md §5): what a hand owes (a phrase), and why a follow is illegal
@@ -181,11 +181,8 @@ REASONS: dict[str, dict[str, type]] = {
         for form in ("", "/none", "/tractors", "/tractors_none")
     },
     # trick (§6)
-    "trick.lead": {"seat": Seat, "suit": Suit, "lead": Pieces},
-    "trick.lead/throw": {"seat": Seat, "suit": Suit, "lead": Pieces},
-    "trick.ruff": {"suit": Suit, "lead": Pieces},
-    "trick.discard": {"suit": Suit, "lead": Pieces},
-    "trick.discard/trumps": {"suit": Suit, "lead": Pieces},
+    **dict.fromkeys(("trick.lead", "trick.lead/throw"), {"seat": Seat, "suit": Suit, "lead": Pieces}),
+    **dict.fromkeys(("trick.ruff", "trick.discard", "trick.discard/trumps"), {"suit": Suit, "lead": Pieces}),
     "trick.follow": {"suit": Suit},
     "trick.no_structure": {"lead": Pieces},
     **{
@@ -199,30 +196,28 @@ REASONS: dict[str, dict[str, type]] = {
     "throw.unit_beaten_by_wider_shape": {
         "seat": Seat, "suit": Suit, "held": Cards, "shape": Shape, "thrown": Shape, "cards": Cards,
     },
-    "throw.forced.smallest_failed": {"shape": Shape, "cards": Cards},
-    "throw.forced.smallest_unit": {"shape": Shape, "cards": Cards},
+    **dict.fromkeys(
+        ("throw.forced.smallest_failed", "throw.forced.smallest_unit", "throw.forced.lowest_failed"),
+        {"shape": Shape, "cards": Cards},
+    ),
     "throw.forced.first_blocked": {"seat": Seat, "shape": Shape, "cards": Cards},
-    "throw.forced.lowest_failed": {"shape": Shape, "cards": Cards},
     "throw.penalty.match_point": {"seat": Seat, "n": int},
-    "throw.penalty.points_per_card": {"team": Team, "per": int, "cards": int, "n": int},
-    "throw.penalty.points_per_failed_card": {"team": Team, "per": int, "cards": int, "n": int},
+    **dict.fromkeys(
+        ("throw.penalty.points_per_card", "throw.penalty.points_per_failed_card"),
+        {"team": Team, "per": int, "cards": int, "n": int},
+    ),
     "throw.penalty.points_per_throw": {"team": Team, "n": int},
-    "throw.refused_others_void": {"suit": Suit, "n": int},
+    **dict.fromkeys(("throw.refused_others_void", "throw.stands"), {"suit": Suit, "n": int}),
     "throw.forced_lowest_card": {"cards": Cards},
     "throw.single_unit": {"shape": Shape, "cards": Cards},
-    "throw.stands": {"suit": Suit, "n": int},
     # kitty (§7)
     **{f"kitty.multiplier.lianzhong/{form}": _PIECE for form in ("triple_tractor", "triple", "pair_tractor", "pair", "singles")},
-    "kitty.multiplier.power_of_two": _PIECE,
+    **dict.fromkeys(("kitty.multiplier.power_of_two", "kitty.multiplier.linear"), _PIECE),
     "kitty.multiplier.capped": {"n": int},
-    "kitty.multiplier.linear": _PIECE,
     **{f"kitty.multiplier.flat/{form}": _PIECE for form in ("tractor", "tuple", "singles")},
     "kitty.multiplier.cgc_plain_suit": {"n": int},
-    "kitty.multiplier.cgc": _PIECE,
-    "kitty.multiplier.transfer": _PIECE,
-    "kitty.dug_by_defenders": {"seat": Seat},
-    "kitty.dug_by_dealer": {"seat": Seat},
-    "kitty.kept_by_dealer": {"seat": Seat},
+    **dict.fromkeys(("kitty.multiplier.cgc", "kitty.multiplier.transfer"), _PIECE),
+    **dict.fromkeys(("kitty.dug_by_defenders", "kitty.dug_by_dealer", "kitty.kept_by_dealer"), _SEAT),
     "kitty.transfer": {"seat": Seat, "side": Side, "loser": Side, "points": int, "k": int, "n": int},
     # settle (§8); settle.band is a part of the first two
     **{
@@ -237,52 +232,50 @@ REASONS: dict[str, dict[str, type]] = {
     "settle.band/at_least": {"low": int},
     "settle.band/range": {"low": int, "high": int},
     "settle.mandatory_stop": {"team": Team, "level": Level, "gained": int, "n": int},
-    "settle.match_points": {"team": Team, "each": int, "n": int},
-    "settle.match_points/none": {"team": Team, "each": int, "n": int},
+    **dict.fromkeys(
+        ("settle.match_points", "settle.match_points/none"), {"team": Team, "each": int, "n": int}
+    ),
     "settle.game_won": {"team": Team, "level": Level},
     # the hand audit (§10)
     "deal.hand_size": {"seat": Seat, "n": int, "decks": int, "kitty": int, "hand": int},
     "deal.kitty_size": {"n": int, "size": int},
     "deal.incomplete": {"n": int, "cards": Cards},
-    "hand.wrong_leader": {"trick": int, "seat": Seat, "expected": Seat},
-    "hand.wrong_leader/first": {"trick": int, "seat": Seat, "expected": Seat},
+    **dict.fromkeys(("hand.wrong_leader", "hand.wrong_leader/first"), {**_PLAY, "expected": Seat}),
     "hand.unfinished": {"n": int, "left": SeatCounts},
-    "play.not_held": {"trick": int, "seat": Seat, "cards": Cards},
-    "play.wrong_count": {"trick": int, "seat": Seat, "n": int, "led": int},
-    "lead.mixed_suits": {"trick": int, "seat": Seat},
-    "lead.empty": {"trick": int, "seat": Seat},
-    "follow.illegal": {"trick": int, "seat": Seat, "cards": Cards, "why": Reason},
-    "throw.attempt_impossible/not_held": {"trick": int, "seat": Seat, "cards": Cards, "missing": Cards},
-    "throw.attempt_impossible/mixed_suits": {"trick": int, "seat": Seat, "cards": Cards, "missing": Cards},
-    "throw.failed": {"trick": int, "seat": Seat, "cards": Cards, "forced": Cards, "why": Reason},
-    "throw.wrongly_refused": {"trick": int, "seat": Seat, "cards": Cards},
-    "throw.into_void": {"trick": int, "seat": Seat, "cards": Cards},
-    "throw.wrong_forced_play": {"trick": int, "seat": Seat, "cards": Cards, "forced": Cards, "played": Cards},
+    "play.not_held": {**_PLAY, "cards": Cards},
+    "play.wrong_count": {**_PLAY, "n": int, "led": int},
+    **dict.fromkeys(("lead.mixed_suits", "lead.empty"), _PLAY),
+    "follow.illegal": {**_PLAY, "cards": Cards, "why": Reason},
+    **dict.fromkeys(
+        ("throw.attempt_impossible/not_held", "throw.attempt_impossible/mixed_suits"),
+        {**_PLAY, "cards": Cards, "missing": Cards},
+    ),
+    "throw.failed": {**_PLAY, "cards": Cards, "forced": Cards, "why": Reason},
+    **dict.fromkeys(("throw.wrongly_refused", "throw.into_void"), {**_PLAY, "cards": Cards}),
+    "throw.wrong_forced_play": {**_PLAY, "cards": Cards, "forced": Cards, "played": Cards},
     # bids (§9)
     "bid.single_joker": {"cards": Cards},
     "bid.too_few_jokers": {"cards": Cards, "n": int},
     "bid.too_few_jokers/opening": {"cards": Cards, "n": int, "step": Step},
     "bid.opens": {"seat": Seat, "step": Step, "cards": Cards, "trump": Trump},
-    "bid.self_reinforce_not_allowed": {"seat": Seat},
-    "bid.self_overturn_not_allowed": {"seat": Seat},
-    "bid.equal_strength": _BID,
-    "bid.weaker": _BID,
+    **dict.fromkeys(("bid.self_reinforce_not_allowed", "bid.self_overturn_not_allowed"), _SEAT),
+    **dict.fromkeys(("bid.equal_strength", "bid.weaker"), _BID),
     **{f"bid.{code}": {"seat": Seat, **_BID, "trump": Trump} for code in ("reinforces", "self_overturns", "outbids", "overturns")},
-    "bid.fallback.no_trump": {"trump": Trump},
-    "bid.fallback.spades": {"trump": Trump},
-    "bid.fallback.kitty_level_card": {"cards": Cards, "trump": Trump},
-    "bid.fallback.kitty_joker": {"cards": Cards, "trump": Trump},
-    "bid.fallback.kitty_first_card": {"cards": Cards, "trump": Trump},
+    **dict.fromkeys(("bid.fallback.no_trump", "bid.fallback.spades"), {"trump": Trump}),
+    **dict.fromkeys(
+        ("bid.fallback.kitty_level_card", "bid.fallback.kitty_joker", "bid.fallback.kitty_first_card"),
+        {"cards": Cards, "trump": Trump},
+    ),
     "bid.stands": {"seat": Seat, "step": Step, "cards": Cards, "trump": Trump},
     "bid.redeal": {},
     # frying the kitty (§9)
     "fry.kitty_turned": {},
-    "fry.holds_kitty": {"seat": Seat},
-    "fry.over": {"seat": Seat},
-    "fry.own_declaration": {"seat": Seat},
+    **dict.fromkeys(("fry.holds_kitty", "fry.over", "fry.own_declaration"), _SEAT),
     "fry.not_on_ladder": {"cards": Cards},
-    "fry.equal_strength": {"step": Step, "cards": Cards, "declarer": Seat, "declaration": Cards},
-    "fry.weaker": {"step": Step, "cards": Cards, "declarer": Seat, "declaration": Cards},
+    **dict.fromkeys(
+        ("fry.equal_strength", "fry.weaker"),
+        {"step": Step, "cards": Cards, "declarer": Seat, "declaration": Cards},
+    ),
     "fry.fries": {"seat": Seat, "step": Step, "cards": Cards, "declarer": Seat, "trump": Trump},
     "fry.none": {"seat": Seat, "trump": Trump},
     "fry.ends": {"seat": Seat, "declarer": Seat, "declaration": Cards, "trump": Trump},

@@ -8,10 +8,10 @@ anywhere branches on a preset's name: it reads options.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from functools import cache
-from typing import Any, Literal
+from typing import Any, Literal, get_type_hints
 
 from engine.cards import CARDS_PER_DECK, RANKS, CardError, parse_rank
 from engine.errors import InvalidInput, Problem
@@ -125,46 +125,69 @@ class MatchPoints(StrEnum):
     CGC = "cgc"
 
 
+def _option(help: str, minimum: int | None = None, maximum: int | None = None) -> Any:
+    """A ``Rules`` field that is an option, with its help and bounds (``OPTIONS``)."""
+    return field(metadata={"help": help, "minimum": minimum, "maximum": maximum})
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """A complete, validated set of option values (docs/rules.md option names).
+    """A complete, validated set of option values (docs/rules.md option names),
+    each with its help and bounds; its kind follows from its type (``OPTIONS``).
 
     Frozen: its hash and equality cover every field, so it keys caches whole.
     """
 
-    decks: int
-    kitty_size: int
-    constant_trump_ranks: tuple[int, ...]
-    kitty_multiplier: KittyMultiplier
-    kitty_cap: int
-    kitty_dig_by_dealer: bool
-    level_table: LevelTable
-    follow_patterns: FollowPatterns
-    follow_tractors: FollowTractors
-    follow_draw: FollowDraw
-    protect_longer_tuples: bool
-    wider_shape_beats: bool
-    level_suit_precedence: bool
-    ace_low_tractor: bool
-    level_constant_tractors: bool
-    tractors_through_level_cards: bool
-    throw_forced_unit: ThrowForcedUnit
-    throw_forced_cards: ThrowForcedCards
-    throw_when_others_void: ThrowWhenOthersVoid
-    throw_penalty: ThrowPenalty
-    throw_penalty_points_per_card: int
-    throw_comparison: ThrowComparison
-    ruff_shape: RuffShape
-    self_reinforce: bool
-    self_overturn: bool
-    bid_suit_precedence: bool
-    no_trump_bid_min_jokers: int
-    no_bid_fallback: NoBidFallback
-    no_trump_overturn_min_jokers: int
-    no_bid_first_hand: NoBidFirstHand
-    kitty_fry: bool
-    match_points: MatchPoints
-    mandatory_levels: tuple[int, ...]
+    decks: int = _option("number of full 54-card decks (docs/rules.md §1)", minimum=1, maximum=4)
+    kitty_size: int = _option("cards in the kitty 底牌 (docs/rules.md §7)", minimum=0, maximum=54)
+    constant_trump_ranks: tuple[int, ...] = _option("ranks that are always trump 常主 (docs/rules.md §2)")
+    kitty_multiplier: KittyMultiplier = _option("抠底 multiplier kind (docs/rules.md §7)")
+    kitty_cap: int = _option("upper bound of the power_of_two multiplier", minimum=1)
+    kitty_dig_by_dealer: bool = _option("the dealer side may dig the kitty too (seed 002)")
+    level_table: LevelTable = _option("a table name or {bands, step} (docs/rules.md §8)")
+    follow_patterns: FollowPatterns = _option("structure rule for following (docs/rules.md §5)")
+    follow_tractors: FollowTractors = _option("required: tractors owed for tractors; pairs_only: their pairs")
+    follow_draw: FollowDraw = _option("format: match structure; suit_only: suit rule only")
+    protect_longer_tuples: bool = _option("triples/quads never count as supplying narrower slots")
+    wider_shape_beats: bool = _option("a wider shape beats a narrower one of equal size (docs/rules.md §3)")
+    level_suit_precedence: bool = _option("off-suit level cards rank S > H > C > D (seed 002)")
+    ace_low_tractor: bool = _option("A may also link below the lowest plain rank (AA2233)")
+    level_constant_tractors: bool = _option(
+        "the level and constant-rank tuples of one suit are adjacent (♠2♠2♠3♠3; seeds 000, 002)"
+    )
+    tractors_through_level_cards: bool = _option(
+        "level cards and jokers link into tractors (off: only SJ-pair + BJ-pair; Botzone)"
+    )
+    throw_forced_unit: ThrowForcedUnit = _option("which unit a failed throw must play")
+    throw_forced_cards: ThrowForcedCards = _option(
+        "unit: the forced unit is played; lowest_card: its lowest card"
+    )
+    throw_when_others_void: ThrowWhenOthersVoid = _option(
+        "a throw nobody else can follow in suit (docs/rules.md §4)"
+    )
+    throw_penalty: ThrowPenalty = _option("penalty for a failed throw (docs/rules.md §4)")
+    throw_penalty_points_per_card: int = _option(
+        "N of the points_per_card, points_per_failed_card and points_per_throw penalties",
+        minimum=0, maximum=1000,
+    )
+    throw_comparison: ThrowComparison = _option("how multi-unit plays compare (docs/rules.md §6)")
+    ruff_shape: RuffShape = _option("structure: arranged into the lead's units; exact: decomposed into them")
+    self_reinforce: bool = _option("自保: the standing bidder may strengthen the same suit")
+    self_overturn: bool = _option("自反: the standing bidder may change suit")
+    bid_suit_precedence: bool = _option("equal-count bids rank D < C < H < S (seed 002)")
+    no_trump_bid_min_jokers: int = _option(
+        "jokers of one kind needed to bid no-trump (at most decks)", minimum=2, maximum=4
+    )
+    no_bid_fallback: NoBidFallback = _option("trump when nobody bids (docs/rules.md §9)")
+    no_trump_overturn_min_jokers: int = _option(
+        "jokers of one kind an overturn to no-trump needs (seed 002)", minimum=2, maximum=4
+    )
+    no_bid_first_hand: NoBidFirstHand = _option("nobody bids in a game's first hand (seed 002)")
+    kitty_fry: bool = _option("炒底: others may overturn after the kitty is buried (seed 002)")
+    match_points: MatchPoints = _option("match points by seat after a hand (seed 002 胜负结算)")
+    mandatory_levels: tuple[int, ...] = _option(
+        "必打: levels a side must win as dealer to pass (docs/rules.md §8)"
+    )
     preset: str | None = None
 
     @property
@@ -192,11 +215,14 @@ class Rules:
         return out
 
 
+OptionKind = Literal["int", "bool", "choice", "ranks", "level_table"]
+
+
 @dataclass(frozen=True, slots=True)
 class Option:
     """How one option's JSON value is checked and converted."""
 
-    kind: Literal["int", "bool", "choice", "ranks", "level_table"]
+    kind: OptionKind
     enum: type[StrEnum] | None = None  # a choice's values
     minimum: int | None = None
     maximum: int | None = None
@@ -208,101 +234,41 @@ class Option:
         return tuple(member.value for member in self.enum or ())
 
 
-OPTIONS: dict[str, Option] = {
-    "decks": Option("int", minimum=1, maximum=4, help="number of full 54-card decks (docs/rules.md §1)"),
-    "kitty_size": Option("int", minimum=0, maximum=54, help="cards in the kitty 底牌 (docs/rules.md §7)"),
-    "constant_trump_ranks": Option("ranks", help="ranks that are always trump 常主 (docs/rules.md §2)"),
-    "kitty_multiplier": Option("choice", KittyMultiplier, help="抠底 multiplier kind (docs/rules.md §7)"),
-    "kitty_cap": Option("int", minimum=1, help="upper bound of the power_of_two multiplier"),
-    "kitty_dig_by_dealer": Option("bool", help="the dealer side may dig the kitty too (seed 002)"),
-    "level_table": Option("level_table", help="a table name or {bands, step} (docs/rules.md §8)"),
-    "follow_patterns": Option(
-        "choice", FollowPatterns, help="structure rule for following (docs/rules.md §5)"
-    ),
-    "follow_tractors": Option(
-        "choice", FollowTractors, help="required: tractors owed for tractors; pairs_only: their pairs"
-    ),
-    "follow_draw": Option("choice", FollowDraw, help="format: match structure; suit_only: suit rule only"),
-    "protect_longer_tuples": Option("bool", help="triples/quads never count as supplying narrower slots"),
-    "wider_shape_beats": Option(
-        "bool", help="a wider shape beats a narrower one of equal size (docs/rules.md §3)"
-    ),
-    "level_suit_precedence": Option("bool", help="off-suit level cards rank S > H > C > D (seed 002)"),
-    "ace_low_tractor": Option("bool", help="A may also link below the lowest plain rank (AA2233)"),
-    "level_constant_tractors": Option(
-        "bool", help="the level and constant-rank tuples of one suit are adjacent (♠2♠2♠3♠3; seeds 000, 002)"
-    ),
-    "tractors_through_level_cards": Option(
-        "bool", help="level cards and jokers link into tractors (off: only SJ-pair + BJ-pair; Botzone)"
-    ),
-    "throw_forced_unit": Option("choice", ThrowForcedUnit, help="which unit a failed throw must play"),
-    "throw_forced_cards": Option(
-        "choice", ThrowForcedCards, help="unit: the forced unit is played; lowest_card: its lowest card"
-    ),
-    "throw_when_others_void": Option(
-        "choice", ThrowWhenOthersVoid, help="a throw nobody else can follow in suit (docs/rules.md §4)"
-    ),
-    "throw_penalty": Option("choice", ThrowPenalty, help="penalty for a failed throw (docs/rules.md §4)"),
-    "throw_penalty_points_per_card": Option(
-        "int", minimum=0, maximum=1000,
-        help="N of the points_per_card, points_per_failed_card and points_per_throw penalties",
-    ),
-    "throw_comparison": Option(
-        "choice", ThrowComparison, help="how multi-unit plays compare (docs/rules.md §6)"
-    ),
-    "ruff_shape": Option(
-        "choice", RuffShape, help="structure: arranged into the lead's units; exact: decomposed into them"
-    ),
-    "self_reinforce": Option("bool", help="自保: the standing bidder may strengthen the same suit"),
-    "self_overturn": Option("bool", help="自反: the standing bidder may change suit"),
-    "bid_suit_precedence": Option("bool", help="equal-count bids rank D < C < H < S (seed 002)"),
-    "no_trump_bid_min_jokers": Option(
-        "int", minimum=2, maximum=4, help="jokers of one kind needed to bid no-trump (at most decks)"
-    ),
-    "no_bid_fallback": Option("choice", NoBidFallback, help="trump when nobody bids (docs/rules.md §9)"),
-    "no_trump_overturn_min_jokers": Option(
-        "int", minimum=2, maximum=4, help="jokers of one kind an overturn to no-trump needs (seed 002)"
-    ),
-    "no_bid_first_hand": Option(
-        "choice", NoBidFirstHand, help="nobody bids in a game's first hand (seed 002)"
-    ),
-    "kitty_fry": Option("bool", help="炒底: others may overturn after the kitty is buried (seed 002)"),
-    "match_points": Option("choice", MatchPoints, help="match points by seat after a hand (seed 002 胜负结算)"),
-    "mandatory_levels": Option(
-        "ranks", help="必打: levels a side must win as dealer to pass (docs/rules.md §8)"
-    ),
+_KINDS: dict[object, OptionKind] = {
+    int: "int", bool: "bool", tuple[int, ...]: "ranks", LevelTable: "level_table"
 }
 
-# The values every preset shares unless it says otherwise (docs/rules.md §10).
+
+def _options() -> dict[str, Option]:
+    """Every option, from its ``Rules`` field: a choice of an enum's values, else a kind by type."""
+    hints = get_type_hints(Rules)
+    options: dict[str, Option] = {}
+    for f in fields(Rules):
+        if f.metadata:
+            hint = hints[f.name]
+            enum = hint if isinstance(hint, type) and issubclass(hint, StrEnum) else None
+            options[f.name] = Option("choice" if enum else _KINDS[hint], enum, **f.metadata)
+    return options
+
+
+OPTIONS: dict[str, Option] = _options()
+
+# The values every preset shares unless it says otherwise (docs/rules.md §10), by rule area.
 _BASE: dict[str, Any] = {
-    "constant_trump_ranks": [],
-    "kitty_cap": 64,
-    "kitty_dig_by_dealer": False,
-    "follow_tractors": "required",
-    "follow_draw": "format",
-    "protect_longer_tuples": False,
-    "wider_shape_beats": False,
-    "level_suit_precedence": False,
-    "ace_low_tractor": False,
-    "level_constant_tractors": False,
-    "tractors_through_level_cards": True,
-    "throw_forced_unit": "lowest_failed",
-    "throw_forced_cards": "unit",
-    "throw_when_others_void": "allowed",
-    "throw_penalty": "none",
-    "throw_penalty_points_per_card": 10,
-    "throw_comparison": "largest_unit",
-    "ruff_shape": "structure",
-    "self_reinforce": True,
-    "self_overturn": True,
-    "bid_suit_precedence": False,
-    "no_trump_bid_min_jokers": 2,
-    "no_bid_fallback": "no_trump",
-    "no_trump_overturn_min_jokers": 2,
-    "no_bid_first_hand": "fallback",
+    # the trump order and its tractors (§2, §3)
+    "constant_trump_ranks": [], "wider_shape_beats": False, "level_suit_precedence": False,
+    "ace_low_tractor": False, "level_constant_tractors": False, "tractors_through_level_cards": True,
+    # throws (§4), following (§5), comparing plays (§6)
+    "throw_forced_unit": "lowest_failed", "throw_forced_cards": "unit", "throw_when_others_void": "allowed",
+    "throw_penalty": "none", "throw_penalty_points_per_card": 10,
+    "follow_tractors": "required", "follow_draw": "format", "protect_longer_tuples": False,
+    "throw_comparison": "largest_unit", "ruff_shape": "structure",
+    # the kitty (§7), the hand's end (§8)
+    "kitty_cap": 64, "kitty_dig_by_dealer": False, "match_points": "none", "mandatory_levels": [],
+    # bids and frying the kitty (§9)
+    "self_reinforce": True, "self_overturn": True, "bid_suit_precedence": False, "no_trump_bid_min_jokers": 2,
+    "no_bid_fallback": "no_trump", "no_trump_overturn_min_jokers": 2, "no_bid_first_hand": "fallback",
     "kitty_fry": False,
-    "match_points": "none",
-    "mandatory_levels": [],
 }
 
 # docs/rules.md §10, one row per preset: data only.
@@ -461,10 +427,8 @@ def rules_from_json(spec: object) -> Rules:
     Missing (None) means the default preset.  Error paths are relative to the
     ``rules`` value.
     """
-    if spec is None:
-        return preset(DEFAULT_PRESET)
-    if isinstance(spec, str):
-        return preset(spec)
+    if spec is None or isinstance(spec, str):
+        return preset(DEFAULT_PRESET if spec is None else spec)
     if not isinstance(spec, Mapping):
         raise InvalidInput(Problem((), "rules must be a preset name or an object {\"preset\": ..., options}", code="invalid_rules"))
     name = spec.get("preset", DEFAULT_PRESET)

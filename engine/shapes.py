@@ -1,19 +1,15 @@
-"""Shapes and where a set of cards can realise them (docs/rules.md §3, §5, §6).
+"""Shapes and where a set of cards can realise them (docs/rules.md §3, §5).
 
 A *shape* is ``width`` identical cards at each of ``length`` consecutive order
 steps of one effective suit: a single (1×1), pair (2×1), triple (3×1), quad
 (4×1), or a tractor (length ≥ 2; seed 000 【拖拉機的構成】, seed 002 拖拉機).
 
-Following (docs/rules.md §5) asks "can these cards form these shapes, disjointly?";
-the trick (docs/rules.md §6) asks "in how many ways can this play be arranged into the
-lead's units?".  Both questions are answered here on *count vectors* of one
-effective suit (``engine.suit.SuitView``, which also says where a shape can be
-placed along the order's chains); nothing here walks the chains itself.
-
-A wider tuple may supply a narrower one (a triple holds a pair and a single);
-in a view with ``protect`` (option ``protect_longer_tuples``, ``SuitView.protect``)
-a kind may only supply a tuple of exactly its own width, and a single only
-when it is a single.
+Following (§5) asks "can these cards form these shapes, disjointly?": answered
+here on *count vectors* of one effective suit (``engine.suit.SuitView`` says
+where a shape can be placed along the order's chains).  A wider tuple may
+supply a narrower one (a triple holds a pair and a single); in a ``protect``
+view (option ``protect_longer_tuples``) a kind supplies only a tuple of exactly
+its own width, and a single only when it is a single.
 """
 
 from __future__ import annotations
@@ -170,16 +166,6 @@ def fill(lay: SuitView, counts: Sequence[int], used: Sequence[int], n: int) -> l
             if len(out) >= n:
                 break
     return out
-
-
-def within_copies(decks: int, *card_sets: Sequence[int]) -> bool:
-    """True when no card appears more than ``decks`` times across the sets
-    (a fast pre-check; ``engine.cards.check_copies`` words the problems)."""
-    seen = [0] * 54
-    for cards in card_sets:
-        for c in cards:
-            seen[c] += 1
-    return max(seen) <= decks
 
 
 def in_hand(cards: Sequence[int], hand: Sequence[int]) -> bool:

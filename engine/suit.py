@@ -9,31 +9,22 @@ the suit's shape:
   here and nowhere else: ``width`` identical cards at each of ``length`` ≥ 2
   *consecutive positions of one chain* (seed 000 【拖拉機的構成】, seed 002
   拖拉機); a position is the kinds of one order step that may serve there
-  (all of them, or one where a kind-to-kind link enters or leaves it).  ``runs`` gives the maximal runs of held positions on each chain;
-  decomposition (``engine.units``), placements (``spots``, ``can_place``),
-  the throw's search (``highest``) and the generic rule's line (``line``) all
-  read the chains through it;
-* **ranks**: the one rank formula, ``unit_rank``: a unit ranks by the value
-  of its top position on its chain, refined by its top kind's power within
-  that step (``level_suit_precedence``).  A tuple's rank is its kind's power
-  (the same formula on the main chain).
+  (all of them, or one where a kind-to-kind link enters or leaves it).
+  Decomposition (``engine.units``), placements (``spots``, ``can_place``), the
+  throw's search (``highest``) and the generic rule's ``line`` all read the chains
+  through it;
+* **ranks**: ``unit_rank``, the one rank formula (a tuple's rank is its kind's power).
 
-**Where adjacency is defined.**  The chains are built in one place,
-``engine.trump.trump_order`` (``TrumpOrder.chains`` and ``chain_values``): a
-chain is a sequence of positions whose consecutive members link, with the
-strength of each position.  A new adjacency is one new or longer chain there
-(``level_constant_tractors`` adds one per path through its kind-to-kind
-links; ``tractors_through_level_cards`` off breaks the trump chain); every
-walk above follows it unchanged.  One reader is narrower: the generic follow
-rule's dynamic programme (``engine.generic``) walks a single *line* (``line``:
-every step, neighbours linked wholly or not at all, kind-to-kind links two
-steps up, and a step linked again below the lowest, which is what
-``ace_low_tractor`` adds); a chain of another form makes ``line`` raise
-``NotImplementedError`` rather than score silently wrong, and the programme
-must then learn it.
+The chains themselves are built in one place, ``engine.trump.trump_order``: a new
+adjacency is one new or longer chain there, and every walk above follows it
+unchanged.  One reader is narrower: the generic follow rule (``engine.generic``)
+walks a single *line* (``line``: every step, neighbours linked wholly or not at all,
+kind-to-kind links two steps up, and a step linked again below the lowest, which
+is what ``ace_low_tractor`` adds); a chain of another form makes ``line`` raise
+``NotImplementedError`` rather than score silently wrong.
 
-The view is cached per (order, suit, protect): a ``TrumpOrder`` is itself
-built once per (trump, rules), so the key is whole.
+The view is cached per (order, suit, protect): a ``TrumpOrder`` is itself built
+once per (trump, rules), so the key is whole.
 """
 
 from __future__ import annotations
@@ -155,14 +146,13 @@ class SuitView:
         tuple or a tractor), as (indices low → high, rank), distinct, low → high.
         At a step with several kinds (off-suit level cards) any one may serve;
         in a ``protect`` view a kind supplies only a tuple of exactly its width."""
-        power, protect = self.power, self.protect
+        power = self.power
+        if self.protect:
+            held = [i for i, c in enumerate(counts) if c == width]
+        else:
+            held = [i for i, c in enumerate(counts) if c >= width]
         if length == 1:
-            if protect:
-                return [((i,), power[i]) for i, c in enumerate(counts) if c == width]
-            return [((i,), power[i]) for i, c in enumerate(counts) if c >= width]
-        held = [i for i, c in enumerate(counts) if c == width] if protect else [
-            i for i, c in enumerate(counts) if c >= width
-        ]
+            return [((i,), power[i]) for i in held]
         if len(held) < length:
             return []
         have = set(held)
@@ -213,11 +203,8 @@ class SuitView:
 
     @property
     def line(self) -> Line:
-        """The suit's chains read as the generic rule's line (``engine.generic``):
-        every step low → high, where consecutive steps link wholly or not at all,
-        plus kind-to-kind links two steps up and the ace's bottom link.  Raises
-        ``NotImplementedError`` for a chain of any other form (the programme would
-        score it wrongly)."""
+        """The suit's chains read as the generic rule's ``Line``; ``NotImplementedError``
+        for chains of any other form (the programme would score them wrongly)."""
         if isinstance(self.read_line, str):
             raise NotImplementedError(self.read_line)
         return self.read_line
@@ -282,15 +269,15 @@ def suit_view(order: TrumpOrder, suit: int, protect: bool = False) -> SuitView:
         ordered = sorted(step_kinds, key=lambda k: (order.power[k], k))
         steps.append(tuple(range(len(kinds), len(kinds) + len(ordered))))
         kinds += ordered
-    at = {k: i for i, k in enumerate(kinds)}
+    index = {k: i for i, k in enumerate(kinds)}
     chains = tuple(
-        tuple(tuple(sorted([at[k] for k in place])) for place in chain) for chain in order.chains[suit]
+        tuple(tuple(sorted([index[k] for k in place])) for place in chain) for chain in order.chains[suit]
     )
     view = SuitView(
         order=order,
         suit=suit,
         kinds=tuple(kinds),
-        index={k: i for i, k in enumerate(kinds)},
+        index=index,
         power=tuple(order.power[k] for k in kinds),
         steps=tuple(steps),
         chains=chains,

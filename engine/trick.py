@@ -37,14 +37,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import chain
 
-from engine.cards import card_str, check_copies, total_points
+from engine.cards import card_str, check_copies, total_points, within_copies
 from engine.errors import InvalidInput, Problem
 from engine.follow import Follow, judge_follow
 from engine.lead import LeadForm, lead_of
 from engine.reasons import Reason, Seat, Suit, reason
 from engine.records import quick_init
 from engine.rules import RuffShape, Rules, ThrowComparison
-from engine.shapes import Shape, in_hand, within_copies
+from engine.shapes import Shape, in_hand
 from engine.suit import suit_view
 from engine.trump import TRUMP, TrumpOrder
 from engine.units import Unit, decompose, mixed_suit_problems, unit_shapes
@@ -83,7 +83,6 @@ class TrickResult:
 # --- one play against the lead ---------------------------------------------------------------
 
 
-@quick_init
 @dataclass(frozen=True, slots=True)
 class _Measure:
     """A play measured against the lead: its ``cards`` high → low, its ``role``
@@ -231,12 +230,8 @@ class Trick:
     """A trick to resolve, its input checked: ``plays`` in playing order from
     ``leader`` (1 to 4 of them; seat of play i is ``(leader + i) % 4``) and,
     optionally, ``hands`` (seat → cards before the trick) to judge every follow.
-
-    ``check_trick`` builds one; ``engine.audit`` builds one directly for a trick
-    whose every play it has already checked against the hands (the leader a
-    seat, four plays of the lead's size from the hands, the lead of one suit,
-    no more copies than decks), so it does not pay for the checks twice.
-    """
+    ``check_trick`` builds one; ``engine.audit`` too, for a trick whose every
+    play it has already checked against the hands."""
 
     leader: int
     plays: Sequence[Sequence[int]]

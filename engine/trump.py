@@ -61,30 +61,12 @@ class TrumpOrder:
     steps: tuple[tuple[tuple[int, ...], ...], ...]  # per effective suit: kinds at each step
     chains: tuple[tuple[Chain, ...], ...]  # per effective suit: sequences of linked positions
     chain_values: tuple[tuple[tuple[int, ...], ...], ...]  # aligned with chains: strength of each position
-    rank: tuple[int, ...]  # per kind: its place in ``sort_key`` order (``sorted`` sorts by it)
-
-    def is_trump(self, card: int) -> bool:
-        return self.suit[card] == TRUMP
-
-    def sort_key(self, card: int) -> tuple[int, int, int]:
-        """Sorts high → low: trumps first, then S, H, C, D; by power; then by kind."""
-        return _display_key(self.suit[card], self.power[card], card)
+    rank: tuple[int, ...]  # per kind: its place in the display order (``sorted`` sorts by it)
 
     def sorted(self, cards: Iterable[int]) -> list[int]:
-        """``cards`` high → low in trump order (a deterministic display order):
-        by ``sort_key``, through the precomputed ``rank`` of each kind."""
+        """``cards`` high → low, the display order: trumps first, then S, H, C, D;
+        higher power first; then by kind (through the precomputed ``rank`` of each kind)."""
         return sorted(cards, key=self.rank.__getitem__)
-
-
-def _display_key(eff: int, power: int, card: int) -> tuple[int, int, int]:
-    """The display order (``TrumpOrder.sort_key``): trumps first, then S, H, C, D;
-    higher power first; then by kind."""
-    return (0 if eff == TRUMP else 1 + eff, -power, card)
-
-
-def _plain_ranks(level: int, constants: tuple[int, ...]) -> list[int]:
-    """Ranks of a suit's ordinary run, low → high, skipping level and constant ranks."""
-    return [r for r in range(13) if r != level and r not in constants]
 
 
 @lru_cache(maxsize=512)
@@ -92,7 +74,7 @@ def trump_order(trump: Trump, rules: Rules) -> TrumpOrder:
     """Build (once) the order of every card kind for ``trump`` under ``rules``."""
     level, tsuit = trump.level, trump.suit
     constants = tuple(r for r in rules.constant_trump_ranks if r != level)
-    plain = _plain_ranks(level, constants)
+    plain = [r for r in range(13) if r != level and r not in constants]  # a suit's ordinary run, low → high
     # steps per effective suit, low → high, each a tuple of kinds
     steps: list[list[tuple[int, ...]]] = [[] for _ in range(5)]
     for s in range(4):
@@ -137,8 +119,9 @@ def trump_order(trump: Trump, rules: Rules) -> TrumpOrder:
             found.append((((make(owner, ACE),), *[eff_steps[i] for i in low]), (-1, *low)))
         chains.append(tuple(c for c, _ in found))
         chain_values.append(tuple(v for _, v in found))
+    display = sorted(range(KINDS), key=lambda k: (0 if suit[k] == TRUMP else 1 + suit[k], -power[k], k))
     places = [0] * KINDS
-    for place, kind in enumerate(sorted(range(KINDS), key=lambda k: _display_key(suit[k], power[k], k))):
+    for place, kind in enumerate(display):
         places[kind] = place
     return TrumpOrder(
         trump=trump,
@@ -228,7 +211,3 @@ def _linked_paths(steps: list[tuple[int, ...]], links: set[tuple[int, int]]) -> 
     grow([(0, steps[0])], False, False)
     return out
 
-
-def suit_label(order: TrumpOrder, card: int) -> str:
-    """``"trump"`` or the plain suit letter of ``card``."""
-    return SUIT_LABELS[order.suit[card]]

@@ -12,7 +12,7 @@ the unit with the most cards; ties → the wider; ties → the higher.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -52,9 +52,6 @@ class Unit:
         if self.length > 1:
             return "tractor"
         return "single" if self.width == 1 else "tuple"
-
-    def describe(self) -> str:
-        return "".join(card_str(c) for c in self.cards)
 
 
 def _pick_kind(view: SuitView, place: Sequence[int], counts: Sequence[int], width: int) -> int:
@@ -113,17 +110,11 @@ def _decompose(cards: tuple[int, ...], order: TrumpOrder) -> tuple[Unit, ...]:
         units.append(unit)
         for kind in unit.cards[:: unit.width]:
             counts[view.index[kind]] -= unit.width
-    units += _tuples({kinds[i]: c for i, c in enumerate(counts) if c}, order.power, suit)
+    # no tractor is left (and none can form as cards leave): each step takes the
+    # whole tuple of one kind, the largest, then the highest (then the lowest kind)
+    for i in sorted([i for i, c in enumerate(counts) if c], key=lambda i: (-counts[i], -power[i], kinds[i])):
+        units.append(Unit(counts[i], 1, (kinds[i],) * counts[i], power[i], suit))
     return tuple(units)
-
-
-def _tuples(counts: Mapping[int, int], power: Sequence[int], suit: int) -> list[Unit]:
-    """No tractor is left (and none can form as cards leave): each step takes the
-    whole tuple of one kind, the largest, then the highest (then the lowest kind)."""
-    return [
-        Unit(counts[kind], 1, (kind,) * counts[kind], power[kind], suit)
-        for _, _, kind in sorted([(-c, -power[k], k) for k, c in counts.items()])
-    ]
 
 
 def decompose(cards: Iterable[int], order: TrumpOrder) -> tuple[Unit, ...]:
@@ -147,15 +138,10 @@ def unit_shapes(units: Iterable[Unit]) -> tuple[tuple[int, int], ...]:
     return tuple([(u.width, u.length) for u in units])
 
 
-def effective_suits(cards: Iterable[int], order: TrumpOrder) -> set[int]:
-    """The effective suits present in ``cards``."""
-    return {order.suit[c] for c in cards}
-
-
 def is_tractor(cards: Iterable[int], order: TrumpOrder) -> bool:
     """True iff ``cards`` are exactly one tractor (docs/rules.md §3 examples)."""
     cards = list(cards)
-    if not cards or len(effective_suits(cards, order)) != 1:
+    if not cards or len({order.suit[c] for c in cards}) != 1:
         return False
     units = decompose(cards, order)
     return len(units) == 1 and units[0].length >= 2

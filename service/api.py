@@ -15,6 +15,7 @@ from marshmallow import Schema, ValidationError
 
 from engine.errors import InvalidInput, Problem
 from engine.reasons import Reason
+from service.answer import Answer
 from service.errors import ProblemError, cut_quotes, duplicate_key_response, messages_to_problems
 from service.explain import render
 from service.fastload import fast_load
@@ -107,7 +108,7 @@ def json_response(obj: Any, lang: str | None = None) -> Response:
     With ``lang`` (a catalog tag), also ``Content-Language`` (the tag) and
     ``Vary: Accept-Language``, appended at once: a new response has neither.
     """
-    resp = Response(orjson.dumps(obj, option=OrjsonProvider.option), content_type="application/json")
+    resp = Answer(orjson.dumps(obj, option=OrjsonProvider.option), content_type="application/json")
     if lang is not None:
         headers = resp.headers
         headers.add("Content-Language", lang)

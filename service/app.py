@@ -14,18 +14,17 @@ from __future__ import annotations
 
 import os
 import re
-import time
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import Any
 
 from flask import Flask, Response, request
 from flask_compress import Compress
 from flask_cors import CORS
 from werkzeug.exceptions import HTTPException
 
-from engine.budget import close_budget, open_budget
 from engine.errors import InvalidInput
-from service import logs, metrics, routes  # noqa: F401  (routes registers the /v1 views)
+from service import logs, routes  # noqa: F401  (routes registers the /v1 views)
+from service.answer import Answer
 from service.api import body_limit, v1
 from service.build import git_commit
 from service.console_page import console
@@ -34,9 +33,7 @@ from service.errors import ProblemError, invalid, problem_response
 from service.jsonio import OrjsonProvider
 from service.limits import MAX_BODY_BYTES, MAX_WORK_UNITS
 from service.ops import ops, warm_engine
-
-if TYPE_CHECKING:
-    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
+from service.scope import request_scope
 
 DEFAULT_CONFIG: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,  # a four-deck hand audit is ~10 KiB
@@ -51,7 +48,7 @@ DEFAULT_CONFIG: dict[str, Any] = {
     "COMPRESS_LEVEL": 1,
     "COMPRESS_MIN_SIZE": 2048,
     "COMPRESS_STREAMS": False,  # files (the docs' assets) go out as they are, cacheable
-    "COMPRESS_REGISTER": False,  # finish_request below asks it only for large answers
+    "COMPRESS_REGISTER": False,  # Referee.process_response asks it only for large answers
     "COMPRESS_MIMETYPES": [
         "application/json", "application/problem+json", "application/yaml",
         "text/html", "text/plain", "application/openmetrics-text",
@@ -83,9 +80,29 @@ def cors_origins(value: str | None) -> str | list[str] | None:
     return origins
 
 
+class Referee(Flask):
+    """Flask, with a large answer gzipped before the ``after_request`` hooks run.
+
+    flask-compress is asked only for answers of ``COMPRESS_MIN_SIZE`` bytes and
+    more: on every answer it cost a small one ~50,000 instructions and gave it
+    a ``Vary: Accept-Encoding`` (small answers are the same for everyone).
+    ``process_response`` is Flask's documented place to change every response
+    before it is sent; a hook would cost its dispatch on every answer.
+    """
+
+    response_class = Answer  # also what jsonify and send_from_directory answer with
+    compress: Compress
+
+    def process_response(self, response: Response) -> Response:
+        length = response.headers.get("Content-Length")  # one read: werkzeug parses the header anew on each
+        if length is not None and length.isdigit() and int(length) >= self.config["COMPRESS_MIN_SIZE"]:
+            response = self.compress.after_request(response)
+        return super().process_response(response)
+
+
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     """Build the referee app; ``config`` overrides ``DEFAULT_CONFIG``."""
-    app = Flask(__name__, static_folder=None)
+    app = Referee(__name__, static_folder=None)
     app.url_map.merge_slashes = False  # a redirect would be an HTML page, not problem+json
     app.url_map.strict_slashes = False
     app.json_provider_class = OrjsonProvider
@@ -108,41 +125,11 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
         )
     app.register_blueprint(docs)
     app.register_blueprint(console)
-    logs.init_app(app)
-    compress = Compress(app)
-    min_size = app.config["COMPRESS_MIN_SIZE"]
+    access = logs.init_app(app)
+    app.compress = Compress(app)
 
-    # Every request's cost (bench/RESULTS.md, issue 22): the request's start, its id
-    # and its work budget are set around the WSGI call (a plain wrapper of
-    # ``app.wsgi_app``, Flask's documented place for middleware) and kept in the
-    # WSGI environ, not in before/teardown hooks and ``g`` (every hook is a
-    # dispatch, every ``g.x`` a proxy look-up); the caller's id is read from the
-    # environ as ``request.headers`` would read it.
-    app.wsgi_app = request_scope(app.wsgi_app, app.config["MAX_WORK_UNITS"])  # type: ignore[method-assign]
-
-    @app.after_request
-    def finish_request(resp: Response) -> Response:
-        """gzip a large answer, then the request id and nosniff headers, the
-        metrics and the access line (which counts the bytes sent).  One hook, not
-        two: flask-compress is asked only for answers of ``COMPRESS_MIN_SIZE``
-        and more (on every answer it cost a small one ~50,000 instructions, 8 %
-        of /healthz), so small answers carry no ``Vary: Accept-Encoding``."""
-        length = resp.content_length
-        if length is not None and length >= min_size:
-            resp = compress.after_request(resp)
-            length = resp.content_length  # gzipped (or not, when the client takes no gzip)
-        environ = request.environ
-        started = environ.get(STARTED)
-        seconds = time.perf_counter() - started if started is not None else 0.0
-        request_id = environ.get(logs.REQUEST_ID_KEY)
-        if request_id is None:  # a request context made without the WSGI call (request_scope)
-            request_id = environ[logs.REQUEST_ID_KEY] = logs.request_id_from(environ.get(logs.REQUEST_ID_ENVIRON))
-        headers = resp.headers
-        headers[logs.REQUEST_ID_HEADER] = request_id
-        headers.setdefault("X-Content-Type-Options", "nosniff")
-        metrics.observe(resp.status_code, seconds)
-        logs.access_line(app, resp, seconds, request_id, length)
-        return resp
+    # every request's id, headers, metrics and access line: around the WSGI call (service/scope.py)
+    app.wsgi_app = request_scope(app.wsgi_app, access, app.config["MAX_WORK_UNITS"])  # type: ignore[method-assign]
 
     @app.errorhandler(InvalidInput)
     def on_invalid(exc: InvalidInput) -> Response:
@@ -164,30 +151,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     warm_engine()
     git_commit()  # asked once, before gunicorn forks the workers
     return app
-
-
-STARTED = "tractor_referee.started"  # the environ key of the request's start (time.perf_counter)
-
-
-def request_scope(wsgi_app: WSGIApplication, units: int | None) -> WSGIApplication:
-    """``wsgi_app`` with every request's scope around it: its start time and
-    request id in the environ (``STARTED``, ``logs.REQUEST_ID_KEY``) and, when
-    ``units`` is set, a work budget of that many units open while the app
-    handles it (engine.budget: bounded work per request)."""
-    perf_counter, request_id_from, header = time.perf_counter, logs.request_id_from, logs.REQUEST_ID_ENVIRON
-
-    def scoped(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
-        environ[STARTED] = perf_counter()
-        environ[logs.REQUEST_ID_KEY] = request_id_from(environ.get(header))
-        if units is None:
-            return wsgi_app(environ, start_response)
-        token = open_budget(units)
-        try:
-            return wsgi_app(environ, start_response)
-        finally:
-            close_budget(token)
-
-    return scoped
 
 
 def http_problem(exc: HTTPException) -> Response:

@@ -21,6 +21,8 @@ import flask_swagger_ui
 from flask import Blueprint, Response, send_from_directory, url_for
 from werkzeug.exceptions import NotFound
 
+from service.answer import Answer
+
 docs = Blueprint("docs", __name__)
 
 DIST = Path(flask_swagger_ui.__file__).resolve().parent / "dist"
@@ -108,7 +110,7 @@ def page() -> Response:
         nonce=nonce,
         config=json.dumps(config).replace("</", "<\\/"),
     )
-    resp = Response(html, mimetype="text/html")
+    resp = Answer(html, mimetype="text/html")
     resp.headers["Content-Security-Policy"] = content_security_policy(nonce)
     resp.headers["Cache-Control"] = "no-store"
     return resp

@@ -24,6 +24,7 @@ from marshmallow import Schema
 from engine.errors import InvalidInput, Problem
 from engine.rules import OPTIONS
 from service import i18n
+from service.answer import Answer
 
 PROBLEM_JSON = "application/problem+json"
 INVALID_TYPE = "urn:tractor-referee:problem:invalid-request"
@@ -193,7 +194,7 @@ def problem_response(
 
 def problem_json(body: dict[str, Any], lang: str, headers: Mapping[str, str] | None = None) -> Response:
     """A problem document as the answer: problem+json, its language, ``headers``."""
-    resp = Response(orjson.dumps(body), status=body["status"], mimetype=PROBLEM_JSON)
+    resp = Answer(orjson.dumps(body), status=body["status"], mimetype=PROBLEM_JSON)
     resp.headers["Content-Language"] = lang
     resp.headers["Vary"] = "Accept-Language"
     for k, v in (headers or {}).items():

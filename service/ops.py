@@ -13,6 +13,7 @@ from flask import Blueprint, Response, jsonify
 
 from engine.rules import PRESET_VALUES, preset
 from engine.trump import Trump, trump_order
+from service.answer import Answer
 from service.build import git_commit, package_version
 
 ops = Blueprint("ops", __name__)
@@ -59,9 +60,9 @@ def version() -> Any:
 
 @ops.get("/openapi.yaml")
 def openapi_yaml() -> Response:
-    return Response(spec_text(), mimetype="application/yaml")
+    return Answer(spec_text(), mimetype="application/yaml")
 
 
 @ops.get("/openapi.json")
 def openapi_json() -> Response:
-    return Response(spec_json(), mimetype="application/json")
+    return Answer(spec_json(), mimetype="application/json")

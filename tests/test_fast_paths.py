@@ -17,12 +17,17 @@ from engine.follow import Requirement, check_follow, judge_follow
 from engine.rules import PRESET_VALUES, preset, rules_from_json
 from engine.shapes import Shape, in_hand
 from engine.suit import suit_view
-from engine.trump import Trump, trump_order
+from engine.trump import TRUMP, Trump, trump_order
 from service.i18n import negotiate
 
 
+def _suit_place(suit: int) -> int:
+    return 0 if suit == TRUMP else 1 + suit
+
+
 @pytest.mark.parametrize("name", list(PRESET_VALUES))
-def test_display_rank_sorts_as_the_sort_key(name: str) -> None:
+def test_display_rank_sorts_trumps_then_suits_by_power(name: str) -> None:
+    """Trumps first, then S, H, C, D; higher power first; then by kind."""
     rules = preset(name)
     rng = random.Random(name)
     for level in range(13):
@@ -30,7 +35,7 @@ def test_display_rank_sorts_as_the_sort_key(name: str) -> None:
             order = trump_order(Trump(level, suit), rules)
             cards = [k for k in range(KINDS) for _ in range(rules.decks)]
             rng.shuffle(cards)
-            assert order.sorted(cards) == sorted(cards, key=order.sort_key)
+            assert order.sorted(cards) == sorted(cards, key=lambda k: (_suit_place(order.suit[k]), -order.power[k], k))
 
 
 def test_card_names_are_card_str() -> None:

@@ -107,3 +107,68 @@ def test_language_is_the_accept_language_choice(header: str | None, lang: str, a
     headers = {} if header is None else {"Accept-Language": header}
     with app.test_request_context("/v1/settle", headers=headers):
         assert language() == lang
+
+
+# --- service.answer: the headers handed to the server ------------------------------------
+
+WSGI_ENV = {"REQUEST_METHOD": "GET", "SERVER_NAME": "referee.example", "SERVER_PORT": "80", "wsgi.url_scheme": "http",
+            "PATH_INFO": "/v1/x", "SCRIPT_NAME": "", "HTTP_HOST": "referee.example"}
+
+
+@pytest.mark.parametrize("status", [100, 200, 201, 204, 206, 301, 304, 400, 404, 413, 422, 500, 503])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        [],
+        [("Content-Language", "zh-Hans"), ("Vary", "Accept-Language")],
+        [("Location", "/v1/rulesets/ünï")],
+        [("content-location", "/docs/x y")],
+        [("X-Other", "1"), ("LOCATION", "https://elsewhere.example/a")],
+    ],
+    ids=["plain", "language", "location", "content-location", "absolute-location"],
+)
+@pytest.mark.parametrize("sized", [True, False], ids=["sized", "streamed"])
+def test_answer_hands_the_server_what_werkzeug_would(status: int, extra: list[tuple[str, str]], sized: bool) -> None:
+    """service.answer.Answer skips werkzeug's copy of the headers only when the
+    copy would change nothing: the server gets the same list in every case."""
+    from service.answer import Answer
+
+    def build(cls: type[Response]) -> Response:
+        body: Any = b'{"status":"ok"}' if sized else iter([b'{"status":', b'"ok"}'])
+        resp = cls(body, status=status, content_type="application/json")
+        for name, value in extra:
+            resp.headers.add(name, value)
+        return resp
+
+    ours, werkzeugs = build(Answer), build(Response)
+    assert list(ours.get_wsgi_headers(dict(WSGI_ENV))) == list(werkzeugs.get_wsgi_headers(dict(WSGI_ENV)))
+    assert list(ours.headers) == list(werkzeugs.headers)  # the response itself is left as it was
+
+
+def test_every_answer_of_the_app_is_an_answer() -> None:
+    """The app's own responses, its jsonify and its files all take the short cut's class."""
+    from service.answer import Answer
+
+    app = create_app()
+    client = app.test_client()
+    assert app.response_class is Answer
+    for path in ("/healthz", "/v1/rulesets", "/nowhere", "/docs", "/docs/swagger-ui.css", "/console", "/openapi.json"):
+        resp = client.get(path)
+        assert resp.headers["X-Content-Type-Options"] == "nosniff" and len(resp.headers["X-Request-ID"]) == 32
+        with app.test_request_context(path):
+            assert isinstance(app.full_dispatch_request(), Answer)
+
+
+def test_the_scope_owns_the_request_id_and_keeps_a_view_s_own_nosniff() -> None:
+    """service.scope adds X-Request-ID (replacing any a view set) and nosniff
+    (unless the answer has its own), once each, at the end of the header list."""
+    app = create_app()
+
+    @app.get("/own-headers")
+    def own() -> Any:
+        return Response(b"x", headers={"x-request-id": "from-view", "X-Content-Type-Options": "other"})
+
+    resp = app.test_client().get("/own-headers", headers={"X-Request-ID": "caller-1"})
+    assert resp.headers.getlist("X-Request-ID") == ["caller-1"]
+    assert resp.headers.getlist("X-Content-Type-Options") == ["other"]
+    assert [name for name, _ in resp.headers.items()][-1] == "X-Request-ID"

@@ -6,7 +6,7 @@ import pytest
 
 from engine.cards import KINDS, card_str
 from engine.rules import PRESET_VALUES
-from engine.trump import TRUMP, suit_label
+from engine.trump import SUIT_LABELS, TRUMP
 from tests.helpers import cards, ladder, order
 
 
@@ -82,7 +82,7 @@ def test_every_card_has_one_place(name: str, suit: str | None, level: str) -> No
 
 def test_suit_labels() -> None:
     o = order("10", "H")
-    assert [suit_label(o, c) for c in cards("10S AS AH SJ 3D")] == ["trump", "S", "trump", "trump", "D"]
+    assert [SUIT_LABELS[o.suit[c]] for c in cards("10S AS AH SJ 3D")] == ["trump", "S", "trump", "trump", "D"]
 
 
 def test_sorted_high_to_low_trumps_first() -> None:
