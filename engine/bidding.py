@@ -66,19 +66,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.cards import (
-    BIG_JOKER,
-    JOKERS,
-    KINDS,
-    RANKS,
-    SMALL_JOKER,
-    card_str,
-    check_copies,
-    rank_of,
-    suit_of,
-)
+from engine.cards import BIG_JOKER, JOKERS, RANKS, SMALL_JOKER, card_str, check_copies, rank_of, suit_of
 from engine.errors import InvalidInput, Problem
 from engine.reasons import Cards, Reason, Seat, Step, reason
+from engine.records import quick_init
 from engine.rules import NoBidFallback, NoBidFirstHand, Rules
 from engine.trump import Trump
 
@@ -103,7 +94,8 @@ class Strength:
     ``rank`` counts from 1 (weakest) to ``of`` (the ladder's length); a higher rank
     beats a lower one, equal ranks tie (the first bid stands).  ``joker`` is
     SMALL_JOKER/BIG_JOKER for a no-trump step, None for level cards; ``suit`` is set
-    only where ``bid_suit_precedence`` gives each suit its own step.
+    only where ``bid_suit_precedence`` gives each suit its own step; ``step`` is
+    the step as reasons name it.
     """
 
     rank: int
@@ -111,11 +103,7 @@ class Strength:
     count: int
     joker: int | None
     suit: int | None
-
-    @property
-    def step(self) -> Step:
-        """The step as reasons name it (``engine.reasons.Step``)."""
-        return bid_step(self.count, self.joker, self.suit)
+    step: Step
 
     def as_json(self) -> dict[str, int]:
         return {"rank": self.rank, "of": self.of}
@@ -127,6 +115,7 @@ def bid_step(count: int, joker: int | None, suit: int | None) -> Step:
     return Step(count, None if joker is None else "small" if joker == SMALL_JOKER else "big", suit)
 
 
+@quick_init  # built once per bid: engine.records
 @dataclass(frozen=True, slots=True)
 class BidVerdict:
     """The verdict on one bid (docs/api.md ``/v1/bid``).
@@ -168,8 +157,12 @@ class BidSequence:
     redeal: bool = False
 
 
+Ladder = dict[tuple[int, int], Strength]
+"""A ladder's steps by the bids that show them: (card, copies) → step."""
+
+
 @lru_cache(maxsize=64)
-def _ladder(decks: int, suit_precedence: bool, min_jokers: int) -> tuple[Strength, ...]:
+def _ladder(decks: int, suit_precedence: bool, min_jokers: int) -> Ladder:
     rungs: list[tuple[int, int | None, int | None]] = []
     for count in range(1, decks + 1):
         if suit_precedence and count >= 2:
@@ -178,9 +171,22 @@ def _ladder(decks: int, suit_precedence: bool, min_jokers: int) -> tuple[Strengt
             rungs.append((count, None, None))
         if count >= 2 and count >= min_jokers:  # a single joker never bids
             rungs += [(count, SMALL_JOKER, None), (count, BIG_JOKER, None)]
-    return tuple(
-        Strength(i + 1, len(rungs), count, joker, suit) for i, (count, joker, suit) in enumerate(rungs)
-    )
+    steps: Ladder = {}
+    for rank, (count, joker, suit) in enumerate(rungs, 1):
+        step = Strength(rank, len(rungs), count, joker, suit, bid_step(count, joker, suit))
+        shown = (joker,) if joker is not None else [c for c in range(52) if suit in (None, suit_of(c))]
+        steps.update(((card, count), step) for card in shown)
+    return steps
+
+
+def _steps(rules: Rules) -> Ladder:
+    """The ladder of ``rules``; a joker step from the fewest jokers any bid shows (an
+    overturn's minimum, never above a first declaration's, docs/rules.md §9)."""
+    return _ladder(rules.decks, rules.bid_suit_precedence, _min_jokers(rules))
+
+
+def _min_jokers(rules: Rules) -> int:
+    return min(rules.no_trump_overturn_min_jokers, rules.no_trump_bid_min_jokers)
 
 
 def ladder(rules: Rules) -> tuple[Strength, ...]:
@@ -192,43 +198,12 @@ def ladder(rules: Rules) -> tuple[Strength, ...]:
     >>> [(s.count, s.joker, s.suit) for s in ladder(preset("four-deck-cgc"))][:7]
     [(1, None, None), (2, None, 3), (2, None, 2), (2, None, 1), (2, None, 0), (2, 52, None), (2, 53, None)]
     """
-    return _ladder(rules.decks, rules.bid_suit_precedence, _min_jokers(rules))
-
-
-def _min_jokers(rules: Rules) -> int:
-    """The fewest jokers of one kind any bid shows: an overturn's minimum (never above
-    a first declaration's, docs/rules.md §9)."""
-    return min(rules.no_trump_overturn_min_jokers, rules.no_trump_bid_min_jokers)
+    return tuple(dict.fromkeys(_steps(rules).values()))
 
 
 def strength(rules: Rules, cards: Sequence[int]) -> Strength | None:
     """The ladder step of a well-formed bid (copies of one card), None if it has none."""
-    return _steps(rules.decks, rules.bid_suit_precedence, _min_jokers(rules)).get((cards[0], len(cards)))
-
-
-def _step_of(steps: tuple[Strength, ...], card: int, count: int) -> Strength | None:
-    """The step of ``count`` copies of ``card`` on the ladder ``steps``: the step
-    of that many cards, of that joker (None: level cards), in that suit or any."""
-    joker = card if card in JOKERS else None
-    suit = suit_of(card)
-    for step in steps:
-        if step.count == count and step.joker == joker and step.suit in (None, suit):
-            return step
-    return None
-
-
-@lru_cache(maxsize=64)
-def _steps(decks: int, suit_precedence: bool, min_jokers: int) -> dict[tuple[int, int], Strength]:
-    """``_step_of`` for every bid one ladder has a step for, by (card, copies): the
-    few bids of a rule set looked up rather than searched for on every bid."""
-    steps = _ladder(decks, suit_precedence, min_jokers)
-    table: dict[tuple[int, int], Strength] = {}
-    for card in range(KINDS):
-        for count in range(1, decks + 1):
-            step = _step_of(steps, card, count)
-            if step is not None:
-                table[card, count] = step
-    return table
+    return _steps(rules).get((cards[0], len(cards)))
 
 
 # the 13 × 5 trumps (level, suit or None), one object each: what bids declare
@@ -250,61 +225,49 @@ def check_bid_cards(rules: Rules, trump_level: int, cards: Sequence[int], path: 
     first = cards[0]
     if (first in JOKERS or rank_of(first) == trump_level) and cards.count(first) == len(cards) <= rules.decks:
         return []  # the usual bid: up to ``decks`` copies of one level card or joker
-    problems: list[Problem] = []
     level = RANKS[trump_level]
-    for i, card in enumerate(cards):
-        if card not in JOKERS and rank_of(card) != trump_level:
-            problems.append(
-                Problem(
-                    (*path, i),
-                    f"{card_str(card)} cannot bid: only level cards (the {level}s) and jokers are shown "
-                    "to declare trump",
-                    code="not_a_bid_card",
-                )
-            )
-    if problems:
-        return problems
-    for i, card in enumerate(cards):
-        if card != first:
-            problems.append(
-                Problem(
-                    (*path, i),
-                    f"a bid shows copies of one card: {card_str(card)} differs from {card_str(first)} "
-                    "(level cards of one suit, or jokers of one kind)",
-                    code="mixed_bid_cards",
-                )
-            )
-    if problems:
-        return problems
-    try:
-        check_copies([(path, cards)], rules.decks)
-    except InvalidInput as exc:
-        return exc.problems
-    return []
+    problems = [
+        Problem(
+            (*path, i),
+            f"{card_str(card)} cannot bid: only level cards (the {level}s) and jokers are shown "
+            "to declare trump",
+            code="not_a_bid_card",
+        )
+        for i, card in enumerate(cards) if card not in JOKERS and rank_of(card) != trump_level
+    ] or [
+        Problem(
+            (*path, i),
+            f"a bid shows copies of one card: {card_str(card)} differs from {card_str(first)} "
+            "(level cards of one suit, or jokers of one kind)",
+            code="mixed_bid_cards",
+        )
+        for i, card in enumerate(cards) if card != first
+    ]
+    if not problems:
+        try:
+            check_copies([(path, cards)], rules.decks)
+        except InvalidInput as exc:
+            return exc.problems
+    return problems
 
 
-def _check_shown(
-    rules: Rules, bids: Sequence[tuple[Path, Bid]], kitty: Sequence[int] | None
-) -> list[Problem]:
+def _check_shown(decks: int, bids: Sequence[tuple[Path, Bid]], kitty: Sequence[int]) -> list[Problem]:
     """Copies across seats: each seat's largest showing of a card, plus the kitty, ≤ decks.
 
     A seat may show the same card again (a reinforcement lists all its cards), so a
     seat contributes the most copies it ever showed at once.
     """
     total: dict[int, int] = {}  # card → copies shown so far (the kitty, each seat's largest showing)
-    for card in kitty or ():
-        total[card] = total.get(card, 0) + 1
     shown: dict[tuple[int, int], int] = {}
     problems: list[Problem] = []
-    decks = rules.decks
     for path, bid in bids:
         if not bid.cards:
             continue
         card, count = bid.cards[0], len(bid.cards)
         mine = shown.get((bid.seat, card), 0)
-        others = total.get(card, 0) - mine
+        others = total.get(card, kitty.count(card)) - mine
         if count > decks - others:
-            where = "other seats' bids" + (" and the kitty" if kitty and card in kitty else "")
+            where = "other seats' bids" + (" and the kitty" if card in kitty else "")
             problems.append(
                 Problem(
                     (*path, max(decks - others, 0)),
@@ -313,63 +276,58 @@ def _check_shown(
                     code="too_many_copies",
                 )
             )
-            continue
-        if count > mine:
+        elif count > mine:
             shown[bid.seat, card] = count
             total[card] = others + count
     return problems
 
 
 def _decide(
-    rules: Rules, trump_level: int, standing: Bid | None, standing_strength: Strength | None, bid: Bid
+    rules: Rules, steps: Ladder, trump_level: int, standing: Bid | None, against: Strength | None,
+    before: Trump | None, bid: Bid,
 ) -> BidVerdict:
-    """The verdict on a well-formed ``bid`` against a well-formed ``standing`` bid.
+    """The verdict on a well-formed ``bid`` against a well-formed ``standing`` bid
+    (its step ``against``, the trump it declared ``before``; all None: nothing stands).
 
     Each branch names its reason (a code and its facts); a refused bid leaves
-    ``standing`` and the trump it declared (``before``) in place.
+    ``standing`` and ``before`` in place.
     """
-    step = strength(rules, bid.cards)
-    declares = None if step is None else declared_trump(trump_level, bid.cards)
-    shows, seat = Cards(tuple(bid.cards)), Seat(bid.seat)
-
+    cards = bid.cards
+    step = steps.get((cards[0], len(cards)))
+    shows = Cards(cards)
     if step is None:
-        if len(bid.cards) == 1:
+        if len(cards) == 1:
             why = reason("bid.single_joker", cards=shows)
         else:
             why = reason("bid.too_few_jokers", cards=shows, n=_min_jokers(rules))
-        return BidVerdict(bid, False, why, step, declares, standing, _before(trump_level, standing))
-    if standing is None or standing_strength is None:
+        return BidVerdict(bid, False, why, step, None, standing, before)
+    declares = declared_trump(trump_level, cards)
+    if standing is None or against is None:
         if step.joker is not None and step.count < rules.no_trump_bid_min_jokers:
             why = reason("bid.too_few_jokers", "opening", cards=shows, n=rules.no_trump_bid_min_jokers, step=step.step)
             return BidVerdict(bid, False, why, step, declares, standing, None)
-        assert declares is not None
-        why = reason("bid.opens", seat=seat, step=step.step, cards=shows, trump=declares)
+        why = reason("bid.opens", seat=Seat(bid.seat), step=step.step, cards=shows, trump=declares)
         return BidVerdict(bid, True, why, step, declares, bid, declares)
-    against, held_by = standing_strength.step, Seat(standing.seat)
     own = standing.seat == bid.seat
-    same_trump = declares == declared_trump(trump_level, standing.cards)
+    same_trump = declares == before
     if own and same_trump and not rules.self_reinforce:
-        why = reason("bid.self_reinforce_not_allowed", seat=seat)
+        why = reason("bid.self_reinforce_not_allowed", seat=Seat(bid.seat))
     elif own and not same_trump and not rules.self_overturn:
-        why = reason("bid.self_overturn_not_allowed", seat=seat)
-    elif step.rank == standing_strength.rank:
-        why = reason("bid.equal_strength", step=step.step, cards=shows, against=against, held_by=held_by)
-    elif step.rank < standing_strength.rank:
-        why = reason("bid.weaker", step=step.step, cards=shows, against=against, held_by=held_by)
+        why = reason("bid.self_overturn_not_allowed", seat=Seat(bid.seat))
+    elif step.rank <= against.rank:
+        code = "bid.equal_strength" if step.rank == against.rank else "bid.weaker"
+        why = reason(code, step=step.step, cards=shows, against=against.step, held_by=Seat(standing.seat))
     else:
         if own:
             code = "bid.reinforces" if same_trump else "bid.self_overturns"
         else:
             code = "bid.outbids" if same_trump else "bid.overturns"
-        assert declares is not None
-        why = reason(code, seat=seat, step=step.step, cards=shows, against=against, held_by=held_by, trump=declares)
+        why = reason(
+            code, seat=Seat(bid.seat), step=step.step, cards=shows, against=against.step,
+            held_by=Seat(standing.seat), trump=declares,
+        )
         return BidVerdict(bid, True, why, step, declares, bid, declares)
-    return BidVerdict(bid, False, why, step, declares, standing, _before(trump_level, standing))
-
-
-def _before(trump_level: int, standing: Bid | None) -> Trump | None:
-    """The trump the ``standing`` bid declared (None: nothing stands)."""
-    return None if standing is None else declared_trump(trump_level, standing.cards)
+    return BidVerdict(bid, False, why, step, declares, standing, before)
 
 
 def judge_bid(rules: Rules, trump_level: int, standing: Bid | None, bid: Bid) -> BidVerdict:
@@ -386,19 +344,18 @@ def judge_bid(rules: Rules, trump_level: int, standing: Bid | None, bid: Bid) ->
     >>> v.valid, v.reason.code, v.trump.as_json(), v.strength.step
     (True, 'bid.overturns', {'level': '10', 'suit': 'S'}, Step(count=2, joker=None, suit=None))
     """
-    bids: list[tuple[Path, Bid]] = []
-    problems: list[Problem] = []
+    bids = [(("bid", "cards"), bid)]
     if standing is not None:
-        bids.append((("standing", "cards"), standing))
-        problems += check_bid_cards(rules, trump_level, standing.cards, ("standing", "cards"))
-    bids.append((("bid", "cards"), bid))
-    problems += check_bid_cards(rules, trump_level, bid.cards, ("bid", "cards"))
+        bids.insert(0, (("standing", "cards"), standing))
+    problems = [p for path, shown in bids for p in check_bid_cards(rules, trump_level, shown.cards, path)]
     if problems:
         raise InvalidInput(problems)
-    standing_strength = None
+    steps = _steps(rules)
+    against = before = None
     if standing is not None:
-        standing_strength = strength(rules, standing.cards)
-        if standing_strength is None:
+        against = steps.get((standing.cards[0], len(standing.cards)))
+        before = declared_trump(trump_level, standing.cards)
+        if against is None:
             problems.append(
                 Problem(
                     ("standing", "cards"),
@@ -408,10 +365,10 @@ def judge_bid(rules: Rules, trump_level: int, standing: Bid | None, bid: Bid) ->
                     code="invalid_standing_bid",
                 )
             )
-    problems += _check_shown(rules, bids, None)
+    problems += _check_shown(rules.decks, bids, ())
     if problems:
         raise InvalidInput(problems)
-    return _decide(rules, trump_level, standing, standing_strength, bid)
+    return _decide(rules, steps, trump_level, standing, against, before, bid)
 
 
 def _fallback(rules: Rules, trump_level: int, kitty: Sequence[int] | None) -> tuple[Trump, Reason]:
@@ -467,45 +424,41 @@ def resolve_bids(
     >>> seq.first_invalid, seq.steps[1].reason.code, seq.trump.as_json()
     (1, 'bid.equal_strength', {'level': '10', 'suit': 'H'})
     """
-    problems: list[Problem] = []
-    paths: list[tuple[Path, Bid]] = []
-    for i, bid in enumerate(bids):
-        path: Path = ("bids", i, "cards")
-        paths.append((path, bid))
-        problems += check_bid_cards(rules, trump_level, bid.cards, path)
+    paths: list[tuple[Path, Bid]] = [(("bids", i, "cards"), bid) for i, bid in enumerate(bids)]
+    problems = [p for path, bid in paths for p in check_bid_cards(rules, trump_level, bid.cards, path)]
     if kitty is not None:
         if len(kitty) != rules.kitty_size:
             problems.append(
                 Problem(("kitty",), f"the kitty holds {rules.kitty_size} cards under these rules, not {len(kitty)}", code="wrong_kitty_size")
             )
-        try:
-            check_copies([(("kitty",), kitty)], rules.decks)
-        except InvalidInput as exc:
-            problems += exc.problems
+        if kitty and max(map(kitty.count, kitty)) > rules.decks:  # check_copies words the excess
+            try:
+                check_copies([(("kitty",), kitty)], rules.decks)
+            except InvalidInput as exc:
+                problems += exc.problems
     if problems:
         raise InvalidInput(problems)
-    problems = _check_shown(rules, paths, kitty)
+    problems = _check_shown(rules.decks, paths, kitty or ())
     if problems:
         raise InvalidInput(problems)
 
-    steps: list[BidVerdict] = []
+    steps = _steps(rules)
+    verdicts: list[BidVerdict] = []
     standing: Bid | None = None
-    standing_strength: Strength | None = None
+    against: Strength | None = None
+    trump: Trump | None = None
     first_invalid: int | None = None
     for i, bid in enumerate(bids):
-        verdict = _decide(rules, trump_level, standing, standing_strength, bid)
-        steps.append(verdict)
+        verdict = _decide(rules, steps, trump_level, standing, against, trump, bid)
+        verdicts.append(verdict)
         if verdict.valid:
-            standing, standing_strength = bid, verdict.strength
+            standing, against, trump = bid, verdict.strength, verdict.declares
         elif first_invalid is None:
             first_invalid = i
-    if standing is not None and standing_strength is not None:
-        trump = declared_trump(trump_level, standing.cards)
-        why = reason(
-            "bid.stands", seat=Seat(standing.seat), step=standing_strength.step, cards=Cards(tuple(standing.cards)),
-            trump=trump,
-        )
-        return BidSequence(tuple(steps), first_invalid, standing, trump, None, why)
+    if standing is not None and against is not None and trump is not None:
+        seat, cards = Seat(standing.seat), Cards(standing.cards)
+        why = reason("bid.stands", seat=seat, step=against.step, cards=cards, trump=trump)
+        return BidSequence(tuple(verdicts), first_invalid, standing, trump, None, why)
     if rules.no_bid_first_hand is NoBidFirstHand.REDEAL:
         if first_hand is None:
             raise InvalidInput(
@@ -517,10 +470,7 @@ def resolve_bids(
                 )
             )
         if first_hand:
-            return BidSequence(
-                tuple(steps), first_invalid, None, None, None,
-                reason("bid.redeal"),
-                redeal=True,
-            )
+            redeal = reason("bid.redeal")
+            return BidSequence(tuple(verdicts), first_invalid, None, None, None, redeal, redeal=True)
     trump, why = _fallback(rules, trump_level, kitty)
-    return BidSequence(tuple(steps), first_invalid, None, trump, rules.no_bid_fallback, why)
+    return BidSequence(tuple(verdicts), first_invalid, None, trump, rules.no_bid_fallback, why)

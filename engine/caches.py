@@ -79,8 +79,8 @@ CACHES: tuple[Cache, ...] = (
     Cache(generic._tail, "(histogram, free lead tractors, tuples, widest, protect)", 2048, 344),
     # trick, throw, kitty (its multiplier: without it /v1/kitty +2.7 %), bids
     Cache(kitty._kitty_multiplier, "(lead units, kitty_multiplier, kitty_cap, trumps)", 1024, 616),
-    Cache(bidding._ladder, "(decks, bid_suit_precedence, no_trump_bid_min_jokers)", 64, 1960),
-    Cache(bidding._steps, "(decks, bid_suit_precedence, no_trump_bid_min_jokers)", 64, 16216),
+    # the steps (1,960 bytes) and their table by (card, copies) (16,216), measured apart
+    Cache(bidding._ladder, "(decks, bid_suit_precedence, fewest jokers a bid shows)", 64, 18176),
     # reasons
     Cache(follow._structure_pattern, "(structure)", 4096, 256),  # measured alone (14 structures)
     Cache(throw._single_unit, "(unit)", 1024, 560),

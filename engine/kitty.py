@@ -106,36 +106,12 @@ def played_with_trumps(play: Sequence[int], order: TrumpOrder) -> bool:
     return bool(play) and all(order.suit[c] == TRUMP for c in play)
 
 
-def _largest(units: tuple[Unit, ...]) -> Unit:
-    """The lead's largest unit: ``decompose`` takes it first (docs/rules.md §4)."""
-    return units[0]
-
-
-def _lianzhong(units: tuple[Unit, ...]) -> tuple[int, Unit | None, Reason]:
-    """Seed 003 扣底: the first shape present in this list decides, nothing else counts.
-
-    A quad counts as a triple (it contains one), as it contains a pair.
-    """
-
-    def longest(cands: list[Unit]) -> Unit | None:
-        return max(cands, key=lambda u: u.length, default=None)
-
-    triple_tractor = longest([u for u in units if u.width >= 3 and u.length >= 2])
-    if triple_tractor is not None:
-        m = 2 * 3**triple_tractor.length
-        return m, triple_tractor, _unit_reason("kitty.multiplier.lianzhong", triple_tractor, "triple_tractor", n=m)
-    triple = next((u for u in units if u.width >= 3), None)
-    if triple is not None:
-        return 6, triple, _unit_reason("kitty.multiplier.lianzhong", triple, "triple", n=6)
-    pair_tractor = longest([u for u in units if u.width >= 2 and u.length >= 2])
-    if pair_tractor is not None:
-        m = 2 * 2**pair_tractor.length
-        return m, pair_tractor, _unit_reason("kitty.multiplier.lianzhong", pair_tractor, "pair_tractor", n=m)
-    pair = next((u for u in units if u.width >= 2), None)
-    if pair is not None:
-        return 4, pair, _unit_reason("kitty.multiplier.lianzhong", pair, "pair", n=4)
-    unit = units[0]
-    return 2, unit, _unit_reason("kitty.multiplier.lianzhong", unit, "singles", n=2)
+# seed 003 扣底: the first of these shapes the lead holds decides, nothing else counts
+# (a quad counts as a triple, as it contains one): (form, width, length) at least,
+# and the multiplier 2 × width^length of the longest such unit.
+_LIANZHONG = (
+    ("triple_tractor", 3, 2), ("triple", 3, 1), ("pair_tractor", 2, 2), ("pair", 2, 1), ("singles", 1, 1),
+)
 
 
 def _unit_reason(code: str, unit: Unit, form: str = "", **params: Param) -> Reason:
@@ -164,44 +140,33 @@ def _kitty_multiplier(
     >>> _kitty_multiplier(lead, KittyMultiplier.POWER_OF_TWO, preset("two-deck").kitty_cap, False)[0]
     16
     """
-    m, unit, reasons = _multiplier(units, kind, cap, trumps)
-    return m, unit, tuple(reasons)
-
-
-def _multiplier(units: tuple[Unit, ...], kind: KittyMultiplier, cap: int, trumps: bool) -> tuple[int, Unit | None, list[Reason]]:
-    largest = _largest(units)
+    largest = units[0]  # decompose takes the largest unit first (docs/rules.md §4)
+    code = f"kitty.multiplier.{kind}"
     if kind == KittyMultiplier.LIANZHONG:
-        m, unit, why = _lianzhong(units)
-        return m, unit, [why]
+        for form, width, length in _LIANZHONG:
+            found = [u for u in units if u.width >= width and u.length >= length]
+            if found:
+                unit = max(found, key=lambda u: u.length)
+                m = 2 * width**unit.length
+                return m, unit, (_unit_reason(code, unit, form, n=m),)
     if kind == KittyMultiplier.POWER_OF_TWO:
         full = 2**largest.size
-        m = min(full, cap)
-        reasons = [_unit_reason("kitty.multiplier.power_of_two", largest, n=full)]
-        if m < full:
-            reasons.append(reason("kitty.multiplier.capped", n=cap))
-        return m, largest, reasons
-    if kind == KittyMultiplier.LINEAR:
-        m = 2 * largest.size
-        return m, largest, [_unit_reason("kitty.multiplier.linear", largest, n=m)]
+        why = _unit_reason(code, largest, n=full)
+        if cap < full:
+            return cap, largest, (why, reason("kitty.multiplier.capped", n=cap))
+        return full, largest, (why,)
     if kind == KittyMultiplier.FLAT:
         unit = next((u for u in units if u.length > 1), None) or next((u for u in units if u.width > 1), largest)
         m = 8 if unit.length > 1 else 4 if unit.width > 1 else 2
         form = "tractor" if m == 8 else "tuple" if m == 4 else "singles"
-        return m, unit, [_unit_reason("kitty.multiplier.flat", unit, form, n=m)]
-    if kind == KittyMultiplier.CGC:
-        if not trumps:
-            return 1, None, [reason("kitty.multiplier.cgc_plain_suit", n=1)]
-        m = 2**largest.width
-        return m, largest, [_unit_reason("kitty.multiplier.cgc", largest, n=m)]
-    if kind == KittyMultiplier.TRANSFER:
-        k = largest.size
-        return k, largest, [_unit_reason("kitty.multiplier.transfer", largest, n=k)]
-    raise AssertionError(kind)  # pragma: no cover - Rules validates the choice
-
-
-def _check_points(points: int | None, problems: list[Problem]) -> None:
-    if points is not None and points % 5:
-        problems.append(Problem(("defender_points",), f"points come in multiples of 5; got {points}", code="invalid_points"))
+        return m, unit, (_unit_reason(code, unit, form, n=m),)
+    if kind == KittyMultiplier.CGC and not trumps:
+        return 1, None, (reason("kitty.multiplier.cgc_plain_suit", n=1),)
+    m = {
+        KittyMultiplier.LINEAR: 2 * largest.size, KittyMultiplier.CGC: 2**largest.width,
+        KittyMultiplier.TRANSFER: largest.size,
+    }[kind]
+    return m, largest, (_unit_reason(code, largest, n=m),)
 
 
 @quick_init  # built once per request: engine.records
@@ -226,15 +191,8 @@ class Kitty:
 
 
 def check_kitty(
-    rules: Rules,
-    trump: Trump,
-    dealer: int,
-    last_lead: Sequence[int],
-    winner: int,
-    kitty: Sequence[int] = (),
-    *,
-    defender_points: int | None = None,
-    won_with_trumps: bool | None = None,
+    rules: Rules, trump: Trump, dealer: int, last_lead: Sequence[int], winner: int, kitty: Sequence[int] = (),
+    *, defender_points: int | None = None, won_with_trumps: bool | None = None,
     lead_path: tuple[str | int, ...] = ("last_lead",),
 ) -> Kitty:
     """The ``Kitty`` to judge from the last trick's lead and its winner.
@@ -280,26 +238,12 @@ def kitty_result(kitty: Kitty) -> KittyResult:
         )
 
     if kind == KittyMultiplier.TRANSFER:
-        return _transfer(
-            rules, dealer, winner, winner_side, trumps, units, unit, multiplier, kitty_pts,
-            defender_points, reasons,
-        )
+        return _transfer(kitty, winner_side, unit, multiplier, kitty_pts, reasons)
 
-    if winner_side == DEFENDERS:
-        reasons.insert(
-            0,
-            reason("kitty.dug_by_defenders", seat=Seat(winner)),
-        )
-    elif rules.kitty_dig_by_dealer:
-        reasons.insert(
-            0,
-            reason("kitty.dug_by_dealer", seat=Seat(winner)),
-        )
+    if winner_side == DEFENDERS or rules.kitty_dig_by_dealer:
+        reasons.insert(0, reason(f"kitty.dug_by_{winner_side}", seat=Seat(winner)))
     else:
-        multiplier, unit = 0, None
-        reasons = [
-            reason("kitty.kept_by_dealer", seat=Seat(winner))
-        ]
+        multiplier, unit, reasons = 0, None, [reason("kitty.kept_by_dealer", seat=Seat(winner))]
     awarded = multiplier * kitty_pts
     to = winner_side if awarded else NONE
     after = None
@@ -312,14 +256,8 @@ def kitty_result(kitty: Kitty) -> KittyResult:
 
 
 def _check(
-    rules: Rules,
-    order: TrumpOrder,
-    dealer: int,
-    last_lead: Sequence[int],
-    winner: int,
-    kitty: Sequence[int],
-    defender_points: int | None,
-    lead_path: tuple[str | int, ...],
+    rules: Rules, order: TrumpOrder, dealer: int, last_lead: Sequence[int], winner: int, kitty: Sequence[int],
+    defender_points: int | None, lead_path: tuple[str | int, ...],
 ) -> None:
     """``kitty_result``'s problems but the copies of each card, all reported at once."""
     problems: list[Problem] = []
@@ -335,7 +273,9 @@ def _check(
                 code="wrong_kitty_size",
             )
         )
-    _check_points(defender_points, problems)
+    if defender_points is not None and defender_points % 5:
+        multiple = f"points come in multiples of 5; got {defender_points}"
+        problems.append(Problem(("defender_points",), multiple, code="invalid_points"))
     if not last_lead:
         problems.append(Problem(lead_path, "the last lead has no cards", code="empty_lead"))
     elif len({order.suit[c] for c in last_lead}) != 1:
@@ -347,26 +287,19 @@ def _check(
 
 
 def _checked(
-    rules: Rules,
-    order: TrumpOrder,
-    dealer: int,
-    last_lead: Sequence[int],
-    winner: int,
-    kitty: Sequence[int],
-    defender_points: int | None,
-    won_with_trumps: bool | None,
-    units: tuple[Unit, ...] | None,
+    rules: Rules, order: TrumpOrder, dealer: int, last_lead: Sequence[int], winner: int, kitty: Sequence[int],
+    defender_points: int | None, won_with_trumps: bool | None, units: tuple[Unit, ...] | None,
 ) -> Kitty:
     """The ``Kitty`` once ``_check`` passed: whether the trick was won with
     trumps checked against the lead (``units``: the last lead's, when the caller
     has already decomposed it)."""
-    lead_in_trumps = order.suit[last_lead[0]] == TRUMP
     trumps = won_with_trumps
-    if lead_in_trumps and won_with_trumps is False:
-        raise InvalidInput(
-            Problem(("won_with_trumps",), "the last lead was in trumps, so the trick was won with trumps", code="inconsistent_input")
-        )
-    if lead_in_trumps:
+    if order.suit[last_lead[0]] == TRUMP:
+        if won_with_trumps is False:
+            raise InvalidInput(Problem(
+                ("won_with_trumps",), "the last lead was in trumps, so the trick was won with trumps",
+                code="inconsistent_input",
+            ))
         trumps = True
     if trumps is None and rules.kitty_multiplier == KittyMultiplier.CGC:
         raise InvalidInput(
@@ -384,12 +317,12 @@ def _checked(
 
 
 def _transfer(
-    rules: Rules, dealer: int, winner: int, winner_side: str, trumps: bool | None, units: tuple[Unit, ...],
-    unit: Unit | None, k: int, kitty_pts: int, defender_points: int | None, reasons: list[Reason],
+    kitty: Kitty, winner_side: str, unit: Unit | None, k: int, kitty_pts: int, found: list[Reason]
 ) -> KittyResult:
     """Seed 000 四副 / seed 002 §胜负判断 3: the last trick's winner takes the other
     side's points × k; the dealer side's points are the total less the
     defenders' and the kitty's."""
+    rules, defender_points = kitty.rules, kitty.defender_points
     if defender_points is None:
         raise InvalidInput(
             Problem(
@@ -409,34 +342,24 @@ def _transfer(
                 code="invalid_points",
             )
         )
-    dealer_points = available - defender_points
     if winner_side == DEFENDERS:
-        base, loser = dealer_points, DEALER
+        base, loser = available - defender_points, DEALER
     else:
         base, loser = defender_points, DEFENDERS
     amount = base * k
     after = defender_points + amount if winner_side == DEFENDERS else defender_points - amount
-    reasons.insert(
-        0,
-        reason(
-            "kitty.transfer", seat=Seat(winner), side=Side(winner_side), loser=Side(loser), points=base, k=k, n=amount
-        ),
+    why = reason(
+        "kitty.transfer", seat=Seat(kitty.winner), side=Side(winner_side), loser=Side(loser), points=base, k=k, n=amount
     )
     return KittyResult(
-        KittyMultiplier.TRANSFER, k, kitty_pts, amount, winner_side if amount else NONE, winner, winner_side, trumps,
-        unit, units, Transfer(loser, winner_side, base, k, amount), after, tuple(reasons),
+        KittyMultiplier.TRANSFER, k, kitty_pts, amount, winner_side if amount else NONE, kitty.winner, winner_side,
+        kitty.won_with_trumps, unit, kitty.units, Transfer(loser, winner_side, base, k, amount), after, (why, *found),
     )
 
 
 def check_kitty_trick(
-    rules: Rules,
-    trump: Trump,
-    dealer: int,
-    leader: int,
-    plays: Sequence[Sequence[int]],
-    kitty: Sequence[int] = (),
-    *,
-    defender_points: int | None = None,
+    rules: Rules, trump: Trump, dealer: int, leader: int, plays: Sequence[Sequence[int]], kitty: Sequence[int] = (),
+    *, defender_points: int | None = None,
 ) -> Kitty:
     """The ``Kitty`` to judge from the whole last trick (plays in playing order from
     ``leader``): the trick engine names the winner (``resolve_trick``), and

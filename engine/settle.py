@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from engine.cards import RANKS
 from engine.errors import InvalidInput, Problem
-from engine.levels import Band, LevelTable
+from engine.levels import Band
 from engine.reasons import Level, Points, Reason, Seat, Side, Team, reason
 from engine.rules import MatchPoints, Rules
 
@@ -98,40 +98,17 @@ def seat_match_points(rules: Rules, team: int, levels_gained: int) -> tuple[int,
     if rules.match_points is MatchPoints.NONE:
         return None
     won = MATCH_POINTS_PER_LEVEL * levels_gained
-    by_seat = [won if seat % 2 == team else -won for seat in range(4)]
-    return by_seat[0], by_seat[1], by_seat[2], by_seat[3]
-
-
-def levels_for(table: LevelTable, points: int) -> tuple[Band, int]:
-    """The band ``points`` fall in and the levels it gives, step included.
-
-    >>> from engine.levels import LEVEL_TABLES
-    >>> band, n = levels_for(LEVEL_TABLES["two-deck"], 240)
-    >>> (band.side, band.start, n)
-    ('defenders', 160, 4)
-    """
-    band = table.band_for(points)
-    extra = 0
-    if band.end is None and band.start is not None and table.step:
-        extra = (points - band.start) // table.step
-    return band, band.levels + extra
-
-
-def _band_bounds(band: Band) -> tuple[int | None, int | None]:
-    """The lowest and highest scores a band holds (points are multiples of 5)."""
-    low = None if band.start is None else -(-band.start // 5) * 5
-    high = None if band.end is None else ((band.end - 1) // 5) * 5
-    return low, high
+    return (won, -won, won, -won) if team == 0 else (-won, won, -won, won)
 
 
 def _band_reason(band: Band) -> Reason:
-    """The band as players say it (a part of the ``settle.*`` reasons): code
-    ``settle.band``, form ``any``, ``at_most``, ``at_least`` or ``range``."""
-    low, high = _band_bounds(band)
-    if low is None and high is None:
-        return reason("settle.band", "any")
+    """The band as players say it (a part of the ``settle.*`` reasons), by the lowest
+    and highest scores it holds (points are multiples of 5): code ``settle.band``,
+    form ``any``, ``at_most``, ``at_least`` or ``range``."""
+    low = None if band.start is None else -(-band.start // 5) * 5
+    high = None if band.end is None else ((band.end - 1) // 5) * 5
     if low is None:
-        return reason("settle.band", "at_most", high=high or 0)
+        return reason("settle.band", "any") if high is None else reason("settle.band", "at_most", high=high)
     if high is None:
         return reason("settle.band", "at_least", low=low)
     return reason("settle.band", "range", low=low, high=high)
@@ -166,7 +143,7 @@ def settle(rules: Rules, dealer: int, defender_points: int, levels: Sequence[int
         raise InvalidInput(problems)
 
     table = rules.level_table
-    band, gained = levels_for(table, defender_points)
+    band, gained = table.levels(defender_points)
     dealer_team = dealer % 2
     if band.side == "dealer":
         outcome, team, next_dealer = DEALER_KEEPS, dealer_team, (dealer + 2) % 4
@@ -179,8 +156,7 @@ def settle(rules: Rules, dealer: int, defender_points: int, levels: Sequence[int
         stopped_at, gained = stop, stop - levels[team]
     reached = levels[team] + gained
     game_won = reached > ACE
-    new_levels = [levels[0], levels[1]]
-    new_levels[team] = min(reached, ACE)
+    new_levels = (min(reached, ACE), levels[1]) if team == 0 else (levels[0], min(reached, ACE))
     step_levels = table_gained - band.levels
 
     reasons = [
@@ -202,7 +178,7 @@ def settle(rules: Rules, dealer: int, defender_points: int, levels: Sequence[int
     if game_won:
         reasons.append(reason("settle.game_won", team=Team(team), level=Level(levels[team])))
     return Settlement(
-        outcome, team, gained, (new_levels[0], new_levels[1]), next_dealer, game_won, band,
+        outcome, team, gained, new_levels, next_dealer, game_won, band,
         table.step if band.end is None else None, step_levels, defender_points, tuple(reasons),
         stopped_at, points,
     )
