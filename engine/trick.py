@@ -168,10 +168,9 @@ def _measure(
     cards: tuple[int, ...], form: LeadForm, order: TrumpOrder, ruff: RuffShape, wider: bool, decks: int,
     mode: ThrowComparison,
 ) -> _Measure:
-    """The ``_Measure`` of a play's sorted ``cards`` against a lead of ``form``
-    under ``ruff_shape``, ``wider_shape_beats``, the decks and the comparison
-    ``mode`` (cached per play and lead form, not the lead's cards).  With
-    ``ruff_shape`` ``exact`` a ruff must decompose into exactly the lead's units."""
+    """The ``_Measure`` of a play's sorted ``cards`` against a lead of ``form`` (cached per play
+    and lead form, not the lead's cards) under ``ruff_shape`` (``exact``: a ruff must decompose
+    into exactly the lead's units), ``wider_shape_beats``, the decks and the comparison ``mode``."""
     suit_of, led = order.suit, form.suit
     shown = cards if len(cards) == 1 else tuple(order.sorted(cards))
     suit = suit_of[cards[0]]

@@ -54,9 +54,8 @@ class Unit:
 
 
 def _pick_kind(view: SuitView, place: Sequence[int], counts: Sequence[int], width: int) -> int:
-    """Which kind of a chain position supplies a tuple of ``width`` (a view index): the
-    highest power (docs/rules.md §4 "ties → the higher"), then the tightest fit (keeping
-    wider tuples whole), then the lowest kind."""
+    """The kind (a view index) of a chain position that supplies a ``width``-tuple: the highest
+    power (docs/rules.md §4 "ties → the higher"), the tightest fit, then the lowest kind."""
     power, kinds = view.power, view.kinds
     return min([i for i in place if counts[i] >= width], key=lambda i: (-power[i], counts[i], kinds[i]))
 
