@@ -62,9 +62,6 @@ CACHES: tuple[Cache, ...] = (
     # the order a follower short of the suit adds other cards in (without it /v1/trick +23 %, /v1/hand +13 %)
     Cache(follow._lowest_first, "(trump order, suit)", 2048, 416),
     Cache(generic._generic_score, "(suit view, counts, lead shape, protect)", 1024, 904),
-    Cache(
-        generic._position, "(kinds, copies, bottom, limit, links two steps up, linked below)", 2048, 440,
-    ),
     Cache(generic._closings, "(frame)", 2048, 664),
     Cache(
         generic._moves,
@@ -76,7 +73,6 @@ CACHES: tuple[Cache, ...] = (
     Cache(
         generic._reach, "(frame, gap, copies, bottom, late, links two steps up, protect, widest)", 2048, 1384,
     ),
-    Cache(generic._tail, "(histogram, free lead tractors, tuples, widest, protect)", 2048, 344),
     # trick, throw, kitty (its multiplier: without it /v1/kitty +2.7 %), bids
     Cache(kitty._kitty_multiplier, "(lead units, kitty_multiplier, kitty_cap, trumps)", 1024, 616),
     # the steps (1,960 bytes) and their table by (card, copies) (16,216), measured apart

@@ -14,18 +14,12 @@
      it can form;
    * the **generic rule** for every other lead (all leads under ``classic``,
      throws, unlisted shapes): a choice is measured by its best arrangement
-     into the lead (``engine.generic.Measure``): first the tractor pieces it
-     places inside the lead's tractors (several may share one lead tractor if
-     their lengths fit; a piece as wide as or narrower than the lead
-     tractor's), sorted **longest first** and compared lexicographically (with
-     more than two decks a piece counts by its cards, then its width); then
-     ``N_W, …, N_2``, the lead's tuple positions (its pairs, triples, quads,
-     those inside its tractors included) filled by a tuple of exactly width v,
-     one tuple per position, a position taking a tuple no wider than itself.
-     With two decks this is docs/rules.md §5's "tractors, longest first, then
-     pairs" (seeds 000, 001, 003: 有拖拉機必須出拖拉機，無拖拉機則必須出對牌; seed
-     000 四副 puts "1连3+1对子" before "1连对+两对子"); with more decks, "tractors,
-     then widest tuples, then narrower tuples, as many as the lead has".
+     into the lead (``engine.generic.Measure``): the tractor pieces it places
+     inside the lead's tractors, longest first, then the lead's tuple
+     positions it fills, widest first.  With two decks this is "tractors,
+     longest first, then pairs" (seeds 000, 001, 003:
+     有拖拉機必須出拖拉機，無拖拉機則必須出對牌); with more decks, "tractors, then
+     widest tuples, then narrower tuples, as many as the lead has".
 
    ``follow_draw = suit_only`` keeps only the suit rule (shengji.io's
    NoFormatBasedDraw).  ``protect_longer_tuples``: when scoring what the *hand*
@@ -93,7 +87,11 @@ class _Structure:
         return _structure_pattern(self)
 
     def _pattern_json(self) -> list[dict[str, Any]]:
-        return [_alternative_json(alt, self.cards) for alt in self.alternatives]
+        return [
+            {"shapes": [{"width": s.width, "length": s.length, "count": c} for s, c in alt.shapes],
+             "singles": alt.singles}
+            for alt in self.pattern().alternatives
+        ]
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +112,8 @@ class PatternStep(_Structure):
     _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_hash", hash((self.patterns, self.lead, self.step, self.alternatives, self.cards)))
+        key = (self.patterns, self.lead, self.step, self.alternatives, self.cards)
+        object.__setattr__(self, "_hash", hash(key))
 
     def __hash__(self) -> int:
         return self._hash
@@ -130,13 +129,11 @@ class PatternStep(_Structure):
         when ``reached >= self`` (a TypeError for a structure of the other kind)."""
         if reached >= self or not isinstance(reached, PatternStep):
             return ()
-        return (
-            reason(
-                "follow.must_match_pattern", suit=Suit(lead.suit), lead=_lead_pieces(lead),
-                patterns=str(self.patterns), source=PATTERN_SOURCES[self.patterns], owed=self.pattern(),
-                reached=reached.pattern(),
-            ),
-        )
+        return (reason(
+            "follow.must_match_pattern", suit=Suit(lead.suit), lead=_lead_pieces(lead),
+            patterns=str(self.patterns), source=PATTERN_SOURCES[self.patterns], owed=self.pattern(),
+            reached=reached.pattern(),
+        ),)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -198,27 +195,22 @@ class GenericScore(_Structure):
             return ()
         suit, led = Suit(lead.suit), _lead_pieces(lead)
         if self.measure.tractors != reached.measure.tractors:
-            return (
-                reason(
-                    "follow.must_play_tractor", "" if reached.tractors else "none", suit=suit, lead=led,
-                    owed=pieces(self.tractors), example=self.pattern(), have=pieces(reached.tractors),
-                    n=len(self.tractors),
-                ),
-            )
-        place = 1 + next(
-            i for i, (want, got) in enumerate(zip(self.measure.tuples, reached.measure.tuples, strict=True)) if want > got
+            return (reason(
+                "follow.must_play_tractor", "" if reached.tractors else "none", suit=suit, lead=led,
+                owed=pieces(self.tractors), example=self.pattern(), have=pieces(reached.tractors),
+                n=len(self.tractors),
+            ),)
+        (width, want), (_, have) = next(
+            (owed, got) for owed, got in zip(self.tuples, reached.tuples, strict=True) if owed[1] > got[1]
         )
-        (width, want), (_, have) = self.tuples[place - 1], reached.tuples[place - 1]
         shape = Shape(width)
         form = "tractors" if lead.tractors else ""
         if not have:
             form = f"{form}_none" if form else "none"
-        return (
-            reason(
-                _TUPLE_CODES.get(width, "follow.must_play_tuple"), form, suit=suit, lead=led,
-                owed=Pieces(((shape, want),)), have=Pieces(((shape, have),)), n=want,
-            ),
-        )
+        return (reason(
+            _TUPLE_CODES.get(width, "follow.must_play_tuple"), form, suit=suit, lead=led,
+            owed=Pieces(((shape, want),)), have=Pieces(((shape, have),)), n=want,
+        ),)
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -243,18 +235,11 @@ def _lead_pieces(lead: LeadForm) -> Pieces:
 @lru_cache(maxsize=4096)
 def _structure_pattern(structure: Structure) -> Pattern:
     """``Structure.pattern``, cached by value: a few structures recur in every hand."""
-    alternatives = tuple(pieces(alt, structure.cards - sum(s.size for s in alt)) for alt in structure.alternatives)
+    n = structure.cards
+    alternatives = tuple(pieces(alt, n - sum(s.size for s in alt)) for alt in structure.alternatives)
     if isinstance(structure, PatternStep):
         return Pattern(alternatives, structure.step, structure.steps)
     return Pattern(alternatives)
-
-
-def _alternative_json(alt: tuple[Shape, ...], n: int) -> dict[str, Any]:
-    counted = pieces(alt, n - sum(s.size for s in alt))
-    return {
-        "shapes": [{"width": s.width, "length": s.length, "count": c} for s, c in counted.shapes],
-        "singles": counted.singles,
-    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -275,9 +260,8 @@ class Requirement:
     _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(
-            self, "_hash", hash((self.suit, self.lead_cards, self.held, self.cards, self.rule, self.structure))
-        )
+        key = (self.suit, self.lead_cards, self.held, self.cards, self.rule, self.structure)
+        object.__setattr__(self, "_hash", hash(key))
 
     def __hash__(self) -> int:
         return self._hash
@@ -296,19 +280,22 @@ class Requirement:
                 return reason("follow.required", "all_only", suit=suit, n=self.held)
             return reason("follow.required", "all", suit=suit, held=self.held, n=rest)
         if self.structure is not None and (self.structure.rule == "pattern" or self.structure.owes_shapes):
-            return reason("follow.required", "shaped", suit=suit, n=self.cards, pattern=self.structure.pattern())
+            pattern = self.structure.pattern()
+            return reason("follow.required", "shaped", suit=suit, n=self.cards, pattern=pattern)
         return reason("follow.required", "any", suit=suit, n=self.cards)
 
     def as_json(self) -> dict[str, Any]:
         out = {
-            "suit": SUIT_LABELS[self.suit], "lead_cards": self.lead_cards, "held": self.held, "cards": self.cards,
-            "rule": self.rule,
+            "suit": SUIT_LABELS[self.suit], "lead_cards": self.lead_cards, "held": self.held,
+            "cards": self.cards, "rule": self.rule,
         }
         structure = self.structure.as_json() if self.structure is not None else _NO_STRUCTURE
         return out | {key: value for key, value in structure.items() if key != "rule"}
 
 
-_NO_STRUCTURE: dict[str, Any] = {"patterns": None, "step": None, "steps": None, "pattern": [], "tractor_cards": None, "tuples": []}
+_NO_STRUCTURE: dict[str, Any] = {
+    "patterns": None, "step": None, "steps": None, "pattern": [], "tractor_cards": None, "tuples": [],
+}
 
 
 @quick_init
@@ -327,7 +314,9 @@ class FollowVerdict:
 # --- what a set of suit cards reaches ------------------------------------------------------
 
 
-def _measure(form: LeadForm, lay: SuitView, counts: tuple[int, ...]) -> tuple[Structure, tuple[Placed, ...], int]:
+def _measure(
+    form: LeadForm, lay: SuitView, counts: tuple[int, ...]
+) -> tuple[Structure, tuple[Placed, ...], int]:
     """What the led-suit cards ``counts`` reach against a lead of ``form``
     (docs/rules.md §5): the first step of its seed ladder they can form, or
     else their generic score; one arrangement reaching it, and the work units
@@ -350,22 +339,20 @@ def _measure(form: LeadForm, lay: SuitView, counts: tuple[int, ...]) -> tuple[St
 def _ladder_plans(patterns: FollowPatterns, lead: Shape) -> tuple[tuple[FormPlan, ...], ...]:
     """The ``form_plan`` of every alternative of the seed list (a table built once
     per list: cold follows under a ladder would otherwise rebuild it twice)."""
-    return tuple(tuple(form_plan(alternative) for alternative in step) for step in PATTERN_LISTS[patterns][lead])
+    return tuple(tuple(form_plan(alt) for alt in step) for step in PATTERN_LISTS[patterns][lead])
 
 
 # --- what the hand obliges (cached) --------------------------------------------------------
 
 
-Obligation = tuple[Requirement, tuple[int, ...], int]
-"""What a hand owes: the requirement, the suit cards of an example play (high →
-low), and the work units finding it took (``engine.budget``)."""
-
-
 @lru_cache(maxsize=512)
-def _obligation_for(form: LeadForm, lay: SuitView, counts: tuple[int, ...], follow_draw: FollowDraw) -> Obligation:
+def _obligation_for(
+    form: LeadForm, lay: SuitView, counts: tuple[int, ...], follow_draw: FollowDraw
+) -> tuple[Requirement, tuple[int, ...], int]:
     """What a hand holding ``counts`` of the led suit (laid out by ``lay``, whose
-    ``protect`` is the option ``protect_longer_tuples``) owes a lead of ``form``
-    (cached for a repeated hand: hands vary, so a small cache)."""
+    ``protect`` is the option ``protect_longer_tuples``) owes a lead of
+    ``form``: the requirement, the suit cards of an example play (high → low),
+    and the work units finding it took (``engine.budget``)."""
     suit, n = form.suit, form.cards
     held = sum(counts)
     if held <= n:
@@ -386,12 +373,8 @@ def _obligation_for(form: LeadForm, lay: SuitView, counts: tuple[int, ...], foll
 class Follow:
     """A follow to judge, its input checked: the ``lead`` (``engine.lead.Lead``),
     the follower's whole ``hand`` before playing and the ``play`` (None: only
-    what the hand obliges).
-
-    ``check_follow`` builds one; ``engine.trick.resolve_trick`` builds one
-    directly for each follow of a trick it has checked whole (which implies
-    every follow's checks), with the lead it worked out once for all three.
-    """
+    what the hand obliges).  Built by ``check_follow``, or by
+    ``engine.trick.resolve_trick`` for each follow of a trick it checked whole."""
 
     lead: Lead
     hand: Sequence[int]
@@ -411,7 +394,9 @@ def check_follow(
     """
     problems: list[Problem] = []
     if not lead:
-        raise InvalidInput(Problem(("lead",), "the lead is empty: give the cards the leader played", code="empty_lead"))
+        raise InvalidInput(
+            Problem(("lead",), "the lead is empty: give the cards the leader played", code="empty_lead")
+        )
     problems += mixed_suit_problems(lead, order, ("lead",))
     if not within_copies(rules.decks, lead, hand):
         try:
@@ -420,7 +405,8 @@ def check_follow(
             problems += exc.problems
     if len(hand) < len(lead):
         problems.append(Problem(
-            ("hand",), f"the hand holds {len(hand)} cards, fewer than the {len(lead)} led", code="hand_too_small"
+            ("hand",), f"the hand holds {len(hand)} cards, fewer than the {len(lead)} led",
+            code="hand_too_small",
         ))
     if play is not None and len(play) != len(lead):
         problems.append(Problem(
@@ -435,13 +421,15 @@ def check_follow(
                 name = card_str(card)
                 problems.append(Problem(
                     ("play", j),
-                    f"the play has more {name} than the hand's {held[card]}" if held[card] else f"{name} is not in the hand",
+                    f"the play has more {name} than the hand's {held[card]}" if held[card]
+                    else f"{name} is not in the hand",
                     code="card_not_in_hand", params={"card": name},
                 ))
             left[card] -= 1
     if problems:
         raise InvalidInput(problems)
-    return Follow(lead_of(tuple(sorted(lead)), order, rules.follow_patterns, rules.follow_tractors), hand, play, rules)
+    led = lead_of(tuple(sorted(lead)), order, rules.follow_patterns, rules.follow_tractors)
+    return Follow(led, hand, play, rules)
 
 
 # --- the verdict ---------------------------------------------------------------------------
@@ -460,8 +448,11 @@ def judge_follow(follow: Follow) -> FollowVerdict:
     >>> hand = [p(c) for c in "6H 6H 7H 7H QH QH 9H 9H KS".split()]
     >>> play = [p(c) for c in "6H 6H 7H 7H 9H QH".split()]
     >>> v = judge_follow(check_follow(lead, hand, play, order, preset("two-deck")))
-    >>> v.legal, v.reasons[0].code, v.required.structure.as_json()["pattern"]
-    (False, 'follow.must_play_pair', [{'shapes': [{'width': 2, 'length': 2, 'count': 1}, {'width': 2, 'length': 1, 'count': 1}], 'singles': 0}])
+    >>> v.legal, v.reasons[0].code
+    (False, 'follow.must_play_pair')
+    >>> v.required.structure.as_json()["pattern"]  # doctest: +NORMALIZE_WHITESPACE
+    [{'shapes': [{'width': 2, 'length': 2, 'count': 1}, {'width': 2, 'length': 1, 'count': 1}],
+      'singles': 0}]
     """
     led, hand, play, rules = follow.lead, follow.hand, follow.play, follow.rules
     form, lay, lead_units = led.form, led.view, led.units
@@ -519,5 +510,6 @@ def _lowest_first(order: TrumpOrder, suit: int) -> tuple[bytes, tuple[int, ...]]
 
 
 __all__ = [
-    "Follow", "FollowVerdict", "GenericScore", "PatternStep", "Requirement", "Structure", "check_follow", "judge_follow",
+    "Follow", "FollowVerdict", "GenericScore", "PatternStep", "Requirement", "Structure",
+    "check_follow", "judge_follow",
 ]

@@ -49,25 +49,24 @@ keeping for each its best tally and the moves that made it (a ``Record``); the
 greedy completes each final state's measure and the best arrangement is
 rebuilt from its moves.
 
-Complexity, for s order steps (≤ 18), lead tractors of lengths l_1…l_J
-(L = Σ l_j), P lead positions and at most four copies of a card (at most 8
-pieces open at a step): at most R · O(L⁸) frames a step, R ≤ Π(l_j + 1) the
-multisets of remaining lengths, and frames · (P + 1)³ · 5 states; O(1) moves a
-frame a step; each pass linear in s.  Polynomial in the lead for a fixed J,
-exponential in J: in practice tens to hundreds of frames a step, and tens of
-milliseconds for the worst leads found (many tractors against quad-rich
-four-deck hands).  The moves pass 1 enumerates (each frame's through each
-step, counted once) are the measure's *work units* (``engine.budget``), a
-function of the inputs alone; the search stops with ``TooComplex`` as soon as
-they exceed an open budget.
+Complexity, for s order steps (≤ 18), lead tractors of lengths l_j (L = Σ l_j)
+and P lead positions: at most R · O(L⁸) frames a step (at most 8 pieces open),
+R ≤ Π(l_j + 1) the multisets of remaining lengths, and frames · (P + 1)³ · 5
+states; O(1) moves a frame a step; each pass linear in s.  In practice tens to
+hundreds of frames a step, and tens of milliseconds for the worst leads found
+(many tractors against quad-rich four-deck hands).  The moves pass 1
+enumerates (each frame's through each step, counted once) are the measure's
+*work units* (``engine.budget``), a function of the inputs alone; the search
+stops with ``TooComplex`` as soon as they exceed an open budget.
 """
 
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import itemgetter
 from typing import NamedTuple
 
 from engine.budget import check
@@ -78,7 +77,7 @@ Vector = tuple[int, ...]
 Hist = tuple[int, int, int]  # kinds left holding exactly 2, 3, 4 cards
 Key = tuple[int, int]  # a tractor piece's place in the longest-first order: (cards, width)
 
-_DIGIT = 6  # bits of a tally digit: 64 > the pieces any arrangement holds (a suit has at most 72 cards: ≤ 18 pieces)
+_DIGIT = 6  # bits of a tally digit: 64 > the pieces an arrangement holds (≤ 72 cards in a suit: ≤ 18 pieces)
 _BASE = 1 << _DIGIT
 
 
@@ -100,9 +99,6 @@ class Measure:
 
     tractors: tuple[Key, ...]
     tuples: Vector
-
-
-NO_MEASURE = Measure((), ())  # a lead of singles: nothing to measure
 
 
 class Slot(NamedTuple):
@@ -178,7 +174,7 @@ class Record(NamedTuple):
     chain: Link | None
 
 
-_NONE = -(1 << (_DIGIT * 80))  # below every sum of tallies (a lead has fewer than 80 piece keys): no arrangement ends
+_NONE = -(1 << (_DIGIT * 80))  # below every sum of tallies (fewer than 80 piece keys): no arrangement ends
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,35 +189,25 @@ class LeadShape:
     tuples: tuple[int, ...]
     # worked out once: a LeadShape keys the measure cache at every lookup
     _hash: int = field(init=False, repr=False, compare=False)
-    _widest: int = field(init=False, repr=False, compare=False)
+    widest: int = field(init=False, repr=False, compare=False)
     keys: tuple[Key, ...] = field(init=False, repr=False, compare=False)
     weights: dict[tuple[int, int], int] = field(init=False, repr=False, compare=False)
     growth: dict[tuple[int, int], int] = field(init=False, repr=False, compare=False)
-    ceilings: dict[Key, int] = field(init=False, repr=False, compare=False)  # ``ceiling``'s, as asked
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "_hash", hash((self.tractors, self.tuples)))
-        object.__setattr__(self, "_widest", max([s.width for s in self.tractors] + list(self.tuples) + [1]))
-        keys = sorted({
-            piece_key(w, m) for s in self.tractors for w in range(2, s.width + 1) for m in range(2, s.length + 1)
-        })
+        fits = [(w, m) for s in self.tractors for w in range(2, s.width + 1) for m in range(2, s.length + 1)]
+        keys = sorted({piece_key(w, m) for w, m in fits})
         assert len(keys) < 80  # a suit has at most 18 steps: at most 3 × 17 keys (see _NONE)
+        weights = {(w, m): 1 << (_DIGIT * keys.index(piece_key(w, m))) for w, m in fits}
+        object.__setattr__(self, "_hash", hash((self.tractors, self.tuples)))
+        object.__setattr__(self, "widest", max([s.width for s in self.tractors] + list(self.tuples) + [1]))
         object.__setattr__(self, "keys", tuple(keys))
-        weight = {key: 1 << (_DIGIT * r) for r, key in enumerate(keys)}
-        weights = {
-            (w, m): weight[piece_key(w, m)]
-            for s in self.tractors for w in range(2, s.width + 1) for m in range(2, s.length + 1)
-        }
         object.__setattr__(self, "weights", weights)
-        object.__setattr__(self, "growth", {(w, m): x - weights.get((w, m - 1), 0) for (w, m), x in weights.items()})
-        object.__setattr__(self, "ceilings", {})
+        growth = {(w, m): x - weights.get((w, m - 1), 0) for (w, m), x in weights.items()}
+        object.__setattr__(self, "growth", growth)
 
     def __hash__(self) -> int:
         return self._hash
-
-    @property
-    def widest(self) -> int:
-        return self._widest
 
     def accrued(self, opens: Sequence[OpenPiece]) -> int:
         """What open pieces add to a tally at their present length (nothing
@@ -232,10 +218,7 @@ class LeadShape:
     def ceiling(self, key: Key) -> int:
         """The weight of the least key at or above ``key`` (above every tally
         if there is none): for upper bounds."""
-        got = self.ceilings.get(key)
-        if got is None:
-            got = self.ceilings[key] = 1 << (_DIGIT * bisect_left(self.keys, key))
-        return got
+        return 1 << (_DIGIT * bisect_left(self.keys, key))
 
     def pieces(self, tally: int) -> tuple[Key, ...]:
         """The piece keys a tally counts, longest first."""
@@ -247,37 +230,34 @@ class LeadShape:
         return tuple(out)
 
 
-@dataclass(frozen=True, slots=True)
-class _Position:
-    kinds: tuple[int, ...]  # layout indices at this step
-    avail: tuple[int, ...]  # copies available here (the ace split between bottom and top)
-    bottom: bool  # the ace offered below the lowest rank (ace_low_tractor)
-    limit: int  # for the bottom ace: the last line index a piece started there may reach
-    pairable: bool  # some kind here has two copies or more
-    hist: Hist  # the kinds here holding exactly 2, 3, 4 copies
-    skips: tuple[int, ...]  # per kind: the kind two steps up it links to (its place there), or -1
+class _Position(NamedTuple):
+    """A host step: one the programme walks (a piece may use it)."""
+
+    kinds: tuple[int, ...]  # view indices at this step
+    avail: tuple[int, ...]  # copies held of each (the ace split between its bottom and top places)
+    skips: tuple[int, ...]  # per kind: the place two steps up of the kind it links to, or -1
     aims: tuple[int, ...]  # per kind: the copies held of the kind it links to two steps up
-    linked: bool  # this step links to the one before it
+    bottom: bool  # the ace offered below the lowest rank (ace_low_tractor)
+    late: bool  # too far up for a piece started at the bottom ace
 
 
-@lru_cache(maxsize=2048)
-def _position(
-    kinds: tuple[int, ...], avail: tuple[int, ...], bottom: bool = False, limit: int = 0,
-    skips: tuple[int, ...] | None = None, aims: tuple[int, ...] | None = None, linked: bool = True,
-) -> _Position:
-    """A DP position (cached by value: the same few recur in every hand)."""
-    return _Position(
-        kinds, avail, bottom, limit, max(avail) >= 2, (avail.count(2), avail.count(3), avail.count(4)),
-        (-1,) * len(kinds) if skips is None else skips, (0,) * len(kinds) if aims is None else aims, linked,
-    )
+class _Line(NamedTuple):
+    """One walk along the suit: its host steps (runs of two steps or more holding
+    a tuple, the ends of a link two steps up and the step between, the ace's two
+    places), whether a gap opens before each (open pieces end there), the
+    histogram of every other kind, the ace's kind when it is offered below the
+    lowest rank (else -1), and whether a 2-pair tractor lies along it."""
+
+    hosts: list[_Position]
+    gap: list[bool]
+    base: Hist
+    ace: int
+    tractor: bool
 
 
 def _add_hist(hist: Hist, remaining: int) -> Hist:
-    if remaining < 2:
-        return hist
-    h = list(hist)
-    h[remaining - 2] += 1
-    return (h[0], h[1], h[2])
+    """The histogram with a kind holding ``remaining`` cards passed."""
+    return (hist[0] + (remaining == 2), hist[1] + (remaining == 3), hist[2] + (remaining == 4))
 
 
 def _tuples_on_hist(hist: Hist, positions: list[int], top: int, protect: bool) -> list[int]:
@@ -302,24 +282,17 @@ def _tuples_on_hist(hist: Hist, positions: list[int], top: int, protect: bool) -
     return score
 
 
-def generic_score(
-    lay: SuitView, counts: tuple[int, ...], lead: LeadShape, protect: bool = False
-) -> tuple[Measure, tuple[Placed, ...]]:
-    """The best ``Measure`` of ``counts`` against ``lead`` and one arrangement
-    achieving it (tractor pieces, then tuples)."""
-    score, pieces, _ = generic_score_work(lay, counts, lead, protect)
-    return score, pieces
-
-
 def generic_score_work(
     lay: SuitView, counts: tuple[int, ...], lead: LeadShape, protect: bool = False
 ) -> tuple[Measure, tuple[Placed, ...], int]:
-    """``generic_score`` and the work units it takes (``engine.budget``), the same
-    whether computed or cached.  Raises ``TooComplex`` while computing as soon as
-    the units exceed the open budget's; charging them is the caller's (a verdict
-    charges each measure it uses once, found in its own caches or not)."""
-    if lead._widest < 2:  # a lead of singles: nothing to measure
-        return NO_MEASURE, (), 0
+    """The best ``Measure`` of ``counts`` against ``lead``, one arrangement
+    achieving it (tractor pieces, then tuples), and the work units it takes
+    (``engine.budget``), the same whether computed or cached.  Raises
+    ``TooComplex`` while computing as soon as the units exceed the open
+    budget's; charging them is the caller's (a verdict charges each measure it
+    uses once, found in its own caches or not)."""
+    if lead.widest < 2:  # a lead of singles: nothing to measure
+        return Measure((), ()), (), 0
     return _generic_score(lay, counts, lead, protect)
 
 
@@ -327,11 +300,10 @@ def generic_score_work(
 def _generic_score(
     lay: SuitView, counts: tuple[int, ...], lead: LeadShape, protect: bool
 ) -> tuple[Measure, tuple[Placed, ...], int]:
-    """``generic_score`` and the work units it took (``engine.budget``: the
-    transitions of the programme's first pass), cached by value; raises
-    ``TooComplex`` as soon as the units exceed an open budget's."""
+    """``generic_score_work``, cached by value."""
     top = lead.widest
-    if not lead.tractors or not lay.can_place(counts, 2, 2):
+    lines = _lines(lay, counts, protect) if lead.tractors else []
+    if not any(line.tractor for line in lines):
         # no tractor piece can be placed: the greedy tuple placement is the measure,
         # over the lead's tuples and every position of its tractors
         hist: Hist = (counts.count(2), counts.count(3), counts.count(4))  # as _add_hist over counts ≤ 4
@@ -343,7 +315,7 @@ def _generic_score(
         return Measure((), tuple(filled)), tuple(tuples[1]), 0
     best: Arrangement | None = None
     work = 0
-    for line in _lines(lay, counts, protect):
+    for line in lines:
         got, spent = _run(lay, counts, lead, protect, top, line, work)
         work += spent
         if got is not None and (best is None or got.measure > best.measure):
@@ -352,37 +324,73 @@ def _generic_score(
     return best.measure, best.pieces, work
 
 
-def _lines(lay: SuitView, counts: Sequence[int], protect: bool) -> list[list[_Position]]:
-    """The suit's line (``SuitView.line``) as DP positions; with a step linked
-    again below the lowest (the ace of ``ace_low_tractor``), one line per way of
-    sharing its copies between its bottom and top places."""
-    shape = lay.line
-    steps = shape.steps
-    skip_to = dict(shape.skips)
-    plain = [
-        _position(
-            kinds, tuple([counts[i] for i in kinds]), False, 0,
-            tuple([-1 if i not in skip_to or counts[skip_to[i]] < 2 else steps[p + 2].index(skip_to[i]) for i in kinds]),
-            tuple([counts[skip_to[i]] if i in skip_to else 0 for i in kinds]),
-            p == 0 or p - 1 not in shape.apart,
-        )
-        for p, kinds in enumerate(steps)
-    ]
-    if shape.below is None:
-        return [plain]
-    ace, low = shape.below, shape.low
-    top_at = lay.step_of[ace]
-    lines = []
-    splits = [0, counts[ace]] if protect else list(range(counts[ace] + 1))
-    for bottom in sorted(set(splits)):
-        line = [_position((ace,), (bottom,), True, low)]
-        for i, pos in enumerate(plain):
-            if i == top_at:
-                pos = _position(pos.kinds, (counts[ace] - bottom,), False, 0, pos.skips, pos.aims, pos.linked)
-            line.append(pos)
-        lines.append(line)
-    return lines
+def _lines(lay: SuitView, counts: Sequence[int], protect: bool) -> list[_Line]:
+    """The suit's line (``SuitView.line``) as the programme walks it; with a step
+    linked again below the lowest (the ace of ``ace_low_tractor``), one line per
+    way of sharing its copies between its bottom and top places."""
+    below = lay.line.below
+    if below is None:
+        return [_line(lay, counts, -1, 0)]
+    splits = [0, counts[below]] if protect else list(range(counts[below] + 1))
+    return [_line(lay, counts, below, bottom) for bottom in sorted(set(splits))]
 
+
+def _line(lay: SuitView, counts: Sequence[int], ace: int, bottom: int) -> _Line:
+    """The line with ``bottom`` copies of the ``ace`` offered below the lowest
+    step (place 0; the steps then at places 1, 2, …), or without (``ace`` -1).
+    Only runs of two or more places holding a tuple can host a tractor piece, and
+    a kind linked two steps up (both ends and the place between, which it
+    skips); every other kind goes straight into the starting histogram."""
+    shape, step_of = lay.line, lay.step_of
+    steps, apart, skip_to = shape.steps, shape.apart, dict(shape.skips)
+    off = 0 if ace < 0 else 1
+    split: dict[int, tuple[int, ...]] = {} if ace < 0 else {0: (bottom,), step_of[ace] + 1: (counts[ace] - bottom,)}
+    places = len(steps) + off
+    pairable = [False] * places
+    for i, c in enumerate(counts):
+        if c >= 2:
+            pairable[step_of[i] + off] = True
+    for at, avail in split.items():
+        pairable[at] = avail[0] >= 2
+
+    def linked(at: int) -> bool:  # the place links to the one below it
+        return at == 0 or at - 1 - off not in apart
+
+    def held(at: int, kind: int) -> int:
+        return split[at][0] if at in split else counts[kind]
+
+    hosted: set[int] = set()
+    for at in [at for at in range(places) if pairable[at]]:
+        above = at + 1 < places and linked(at + 1) and pairable[at + 1]
+        if (at > 0 and linked(at) and pairable[at - 1]) or above:
+            hosted.add(at)
+    for a, b in skip_to.items():
+        at = step_of[a] + off
+        if counts[b] >= 2 and held(at, a) >= 2 and held(at + 2, b) >= 2:
+            hosted.update((at, at + 1, at + 2))
+    tractor = bool(hosted)
+    hosted.update(split)
+    base = [counts.count(2), counts.count(3), counts.count(4)]
+    order = sorted(hosted)
+    hosts = []
+    for at in order:
+        kinds = steps[at - off] if at or not off else (ace,)
+        if at or not off:  # the bottom place's copies are counted at the ace's own step
+            for kind in kinds:
+                if counts[kind] >= 2:
+                    base[counts[kind] - 2] -= 1
+        skips, aims = (-1,) * len(kinds), (0,) * len(kinds)
+        if skip_to and at >= off and not skip_to.keys().isdisjoint(kinds):
+            up = steps[at - off + 2]
+            skips = tuple([
+                up.index(skip_to[i]) if i in skip_to and counts[skip_to[i]] >= 2 else -1 for i in kinds
+            ])
+            aims = tuple([counts[skip_to[i]] if i in skip_to else 0 for i in kinds])
+        avail = split[at] if at in split else tuple([counts[i] for i in kinds])
+        late = at > (shape.low if off else -1)
+        hosts.append(_Position(kinds, avail, skips, aims, at == 0 and off == 1, late))
+    gap = [k == 0 or at != order[k - 1] + 1 or not linked(at) for k, at in enumerate(order)]
+    return _Line(hosts, gap, (base[0], base[1], base[2]), ace, tractor)
 
 
 def _clamp(hist: Hist, room: int) -> Hist:
@@ -402,6 +410,17 @@ def _positions(free: Room) -> int:
     return sum([slot.left for slot in free])
 
 
+def _fits(caps: list[list[int]], width: int, length: int) -> Iterator[list[int]]:
+    """The lead tractors left (``[width, room]``, changed by the caller between
+    two) that can take an ending piece: one of each width and room, alike ones
+    being interchangeable."""
+    tried: set[tuple[int, int]] = set()
+    for cap in caps:
+        if cap[0] >= width and cap[1] >= length and (cap[0], cap[1]) not in tried:
+            tried.add((cap[0], cap[1]))
+            yield cap
+
+
 @lru_cache(maxsize=2048)
 def _closings(frame: Frame) -> tuple[Room, ...]:
     """The lead tractors left once every open piece of ``frame`` ends, for each
@@ -417,14 +436,11 @@ def _closings(frame: Frame) -> tuple[Room, ...]:
         if i == len(opens):
             out.add(_room(caps))
             return
-        width, length = opens[i].width, opens[i].length
-        tried: set[tuple[int, int]] = set()
-        for cap in caps:
-            if cap[0] >= width and cap[1] >= length and (cap[0], cap[1]) not in tried:
-                tried.add((cap[0], cap[1]))
-                cap[1] -= length
-                place(i + 1)
-                cap[1] += length
+        length = opens[i].length
+        for cap in _fits(caps, opens[i].width, length):
+            cap[1] -= length
+            place(i + 1)
+            cap[1] += length
 
     place(0)
     return tuple(sorted(out))
@@ -432,8 +448,8 @@ def _closings(frame: Frame) -> tuple[Room, ...]:
 
 @lru_cache(maxsize=2048)
 def _moves(
-    free: Room, opens: tuple[OpenPiece, ...], copies: tuple[int, ...], bottom: bool, late: bool, protect: bool,
-    top: int, skips: tuple[int, ...] = (), aims: tuple[int, ...] = (),
+    free: Room, opens: tuple[OpenPiece, ...], copies: tuple[int, ...], bottom: bool, late: bool,
+    protect: bool, top: int, skips: tuple[int, ...], aims: tuple[int, ...],
 ) -> tuple[Move, ...]:
     """Every way a frame can go through one step holding ``copies`` of each of its
     kinds: each open piece ends (in any lead tractor it fits), takes one kind of
@@ -441,11 +457,9 @@ def _moves(
     skipped the step before takes the kind it links to or ends; then new pieces
     start.  ``bottom``: the step is the ace below the lowest rank; ``late``: it is
     too far up for a piece started there; ``skips``: per kind, the kind two steps
-    up it links to, or -1.  Cached by value: the moves depend on nothing else, and
-    recur from hand to hand.  ``aims``: per kind, the copies of the kind it links
-    to (a piece keeps the link only if its width can take it)."""
-    skips = skips or (-1,) * len(copies)
-    aims = aims or (0,) * len(copies)
+    up it links to, or -1; ``aims``: per kind, the copies of that kind (a piece
+    keeps the link only if its width can take it).  Cached by value: the moves
+    depend on nothing else, and recur from hand to hand."""
 
     def link_of(kk: int, width: int) -> int:
         return skips[kk] if skips[kk] >= 0 and usable(aims[kk], width, protect) else -1
@@ -510,13 +524,10 @@ def _moves(
         alike = i + 1 < len(opens) and opens[i + 1] == opens[i]
         if length >= 2 and least == -1:  # end the piece before this step
             closed.append(i)
-            tried: set[tuple[int, int]] = set()
-            for cap in caps:
-                if cap[0] >= width and cap[1] >= length and (cap[0], cap[1]) not in tried:
-                    tried.add((cap[0], cap[1]))
-                    cap[1] -= length
-                    carry_on(i + 1, -1)
-                    cap[1] += length
+            for cap in _fits(caps, width, length):
+                cap[1] -= length
+                carry_on(i + 1, -1)
+                cap[1] += length
             closed.pop()
         if (started_below and late) or not any(w >= width and c > length for w, c in caps):
             return
@@ -537,26 +548,26 @@ def _moves(
     return tuple(found.values())
 
 
-def _supply(line: Sequence[_Position], hosts: Sequence[int]) -> list[int]:
+def _supply(hosts: Sequence[_Position]) -> list[int]:
     """For each host step, the copies from it on that could go into a tractor piece."""
     out = [0] * (len(hosts) + 1)
     for k in range(len(hosts) - 1, -1, -1):
-        out[k] = out[k + 1] + sum(c for c in line[hosts[k]].avail if c >= 2)
+        out[k] = out[k + 1] + sum(c for c in hosts[k].avail if c >= 2)
     return out
 
 
-def _runs(line: Sequence[_Position], hosts: Sequence[int], gap: Sequence[bool], top: int) -> list[_Runs]:
+def _runs(hosts: Sequence[_Position], gap: Sequence[bool], top: int) -> list[_Runs]:
     """For each width w (index w; none below 2): ``_Runs`` over the host steps,
     a step holding that width when some kind there has w copies or more (or a
     piece may skip it)."""
     out = [_Runs([], [], []) for _ in range(min(top, 4) + 1)]
     n = len(hosts)
     for width in range(2, len(out)):
-        tuples = [sum(c // width for c in line[i].avail) for i in hosts]
+        tuples = [sum(c // width for c in pos.avail) for pos in hosts]
         # a step a piece may skip (its last kind linked two steps up) does not end a run
         # (counting it as a step only overestimates, which a bound may)
         holds = [
-            t > 0 or (k > 0 and not gap[k] and max(line[hosts[k - 1]].skips, default=-1) >= 0)
+            t > 0 or (k > 0 and not gap[k] and max(hosts[k - 1].skips, default=-1) >= 0)
             for k, t in enumerate(tuples)
         ]
         going = [0] * (n + 1)
@@ -620,20 +631,14 @@ def _limits(runs: Sequence[_Runs], k: int, opens: Sequence[OpenPiece]) -> _Limit
 def _bound(frame: Frame, supply: int, limits: _Limits, lead: LeadShape) -> int:
     """At most this much can still join the tally of ``frame`` when ``supply``
     copies are left for pieces and ``limits`` bound their lengths and numbers
-    (``_NONE`` when its open pieces, each grown to two steps at least, cannot all
-    fit the lead tractors left).
-
-    The pieces still to end (the open ones and those to come) fit the lead
-    tractors left, and hold at most their cards so far and the copies left.  No
-    packing of them beats cutting each lead tractor left into the best piece it
-    can take, then the best of the rest, and so on, and taking those cuts best
-    first as far as the cards go (the last one cut to the cards left, at the
-    widest width): the pieces in one lead tractor are each no better than its
-    first cut and together no longer than it, and a union of better parts is
-    better.  Nor does it beat, for each width, as many pieces as the suit can
-    still give, each as long as one can be and fit a lead tractor: the lesser of
-    the two bounds holds.  Less the weight the open pieces already count.
-    Cached by value."""
+    (``_NONE`` when its open pieces, each grown to two steps, cannot all fit the
+    lead tractors left).  The pieces still to end fit the lead tractors left and
+    hold at most their cards so far and the copies left: no packing of them
+    beats cutting each lead tractor into the best piece it can take, then the
+    best of the rest, and taking those cuts best first as far as the cards go;
+    nor, for each width, as many pieces as the suit can still give, each as long
+    as one can be.  The lesser of the two, less what the open pieces already
+    count.  Cached by value."""
     free, opens = frame
     caps = limits.longest
     if opens:
@@ -703,23 +708,13 @@ def _gained(after: Frame, lead: LeadShape) -> int:
     skipped it; a piece started here weighs nothing yet, one ended before it was
     counted as it grew)."""
     growth = lead.growth
-    return sum([growth[(piece.width, piece.length)] for piece in after.opens if piece.length > 1 and piece.link > -2])
-
-
-class _Way(NamedTuple):
-    """A frame one host step leads to: the tally gained on the way, and that plus
-    the bound of what can still join it there."""
-
-    reach: int
-    gained: int
-    after: Frame
+    return sum([growth[(o.width, o.length)] for o in after.opens if o.length > 1 and o.link > -2])
 
 
 def _best_tallies(
-    hosts: Sequence[int],
+    steps: int,
     first: Frame,
     step_to: Callable[[int, Frame], tuple[tuple[Frame, ...], int]],
-    closings: Callable[[Frame], tuple[Room, ...]],
     supply: Sequence[int],
     runs: Sequence[_Runs],
     lead: LeadShape,
@@ -731,36 +726,43 @@ def _best_tallies(
     units taken (each frame's moves through a step counted once; with the
     ``spent`` units before, checked against the open budget as they grow).
 
-    Frames are explored forward keeping only those whose tally so far plus
-    ``_bound`` reach a goal ``g``, lowered (to the best bound cut off) until some
-    arrangement reaches it: then ``T*`` = ``g`` and every frame on a way to it was
-    kept.  The values come back over the kept edges."""
-    ways: dict[tuple[int, Frame], list[_Way]] = {}
+    Frames are explored forward keeping those whose tally so far plus ``_bound``
+    reach a goal, lowered to the best bound cut off until some arrangement
+    reaches it (then it is ``T*``); the values come back over the kept edges."""
+    ways: dict[tuple[int, Frame], list[tuple[int, int, Frame]]] = {}  # (reach, gained, after)
+    bounds: dict[tuple[int, Frame], int] = {}
     units = 0
 
-    def onward(k: int, frame: Frame) -> list[_Way]:
-        """The frames host k leads to from ``frame``, best bound first."""
+    def bound(k: int, frame: Frame) -> int:
+        got = bounds.get((k, frame))
+        if got is None:
+            got = bounds[(k, frame)] = _bound(frame, supply[k], _limits(runs, k, frame.opens), lead)
+        return got
+
+    def onward(k: int, frame: Frame) -> list[tuple[int, int, Frame]]:
+        """The frames host k leads to from ``frame``, each with the tally gained
+        on the way and that plus the bound of what can still join it there
+        (its reach), best reach first."""
         nonlocal units
         got = ways.get((k, frame))
         if got is None:
-            left = supply[k + 1]
             reached, work = step_to(k, frame)
             units += work
             check(spent + units)
             got = []
             for after in reached:
                 gained = _gained(after, lead)
-                got.append(_Way(gained + _bound(after, left, _limits(runs, k + 1, after.opens), lead), gained, after))
-            got.sort(key=lambda way: -way.reach)
+                got.append((gained + bound(k + 1, after), gained, after))
+            got.sort(key=itemgetter(0), reverse=True)  # stable: ties keep the order first met
             ways[(k, frame)] = got
         return got
 
-    goal = _bound(first, supply[0], _limits(runs, 0, ()), lead)
+    goal = bound(0, first)
     while True:
         layers: list[dict[Frame, int]] = [{first: 0}]
         edges: list[dict[Frame, list[tuple[int, Frame]]]] = []
         cut = _NONE
-        for k in range(len(hosts)):
+        for k in range(steps):
             nxt: dict[Frame, int] = {}
             out: dict[Frame, list[tuple[int, Frame]]] = {}
             for frame, t in layers[k].items():
@@ -774,14 +776,14 @@ def _best_tallies(
                         nxt[after] = t + gained
             edges.append(out)
             layers.append(nxt)
-        ends = [t for frame, t in layers[-1].items() if closings(frame)]
+        ends = [t for frame, t in layers[-1].items() if _closings(frame)]
         if ends and max(ends) >= goal:
             break
         goal = max([cut, *ends])
         assert goal >= 0
     future: list[dict[Frame, int]] = [{} for _ in layers]
-    future[-1] = {frame: 0 if closings(frame) else _NONE for frame in layers[-1]}
-    for k in range(len(hosts) - 1, -1, -1):
+    future[-1] = {frame: 0 if _closings(frame) else _NONE for frame in layers[-1]}
+    for k in range(steps - 1, -1, -1):
         for frame, nexts in edges[k].items():
             future[k][frame] = max(
                 [gained + future[k + 1].get(after, _NONE) for gained, after in nexts], default=_NONE
@@ -810,65 +812,23 @@ class Arrangement(NamedTuple):
 
 
 def _run(
-    lay: SuitView, counts: Sequence[int], lead: LeadShape, protect: bool, top: int, line: list[_Position],
-    spent: int = 0,
+    lay: SuitView, counts: Sequence[int], lead: LeadShape, protect: bool, top: int, line: _Line, spent: int = 0
 ) -> tuple[Arrangement | None, int]:
     """The best measure and arrangement along one ``line`` (None if no arrangement
     ends), and the work units taken (``spent`` before it, for the budget check)."""
-    slots = lead.tractors
-    ace_kind = line[0].kinds[0] if line and line[0].bottom else -1
-    bottom_limit = line[0].limit if line and line[0].bottom else -1
+    hosts, gap, ace_kind = line.hosts, line.gap, line.ace
     room = len(lead.tuples)
-    # Only runs of two or more steps holding a tuple can host a tractor piece; every
-    # other kind goes straight into the starting histogram.
-    pairable = [p.pairable for p in line]
-    hosts = sorted(
-        {
-            i for i, p in enumerate(line)
-            if p.bottom or p.kinds[0] == ace_kind
-            or (pairable[i] and ((i > 0 and p.linked and pairable[i - 1])
-                                 or (i + 1 < len(line) and line[i + 1].linked and pairable[i + 1])))
-        }
-        | {  # a kind linked two steps up: both ends and the step between (it is skipped)
-            i + d for i, p in enumerate(line) for kk, t in enumerate(p.skips)
-            if t >= 0 and p.avail[kk] >= 2 and line[i + 2].avail[t] >= 2 for d in range(3)
-        }
-    ) if slots else []
-    base: Hist = (0, 0, 0)
-    hosted = set(hosts)
-    for i, p in enumerate(line):
-        if i not in hosted and p.pairable:
-            held = p.hist
-            base = (base[0] + held[0], base[1] + held[1], base[2] + held[2])
-    gap = [k == 0 or hosts[k] != hosts[k - 1] + 1 or not line[hosts[k]].linked for k in range(len(hosts))]
-    move_memo: dict[tuple[int, Frame], tuple[Move, ...]] = {}
-    close_memo: dict[Frame, tuple[Room, ...]] = {}
-
-    def moves(k: int, frame: Frame) -> tuple[Move, ...]:
-        got = move_memo.get((k, frame))
-        if got is None:
-            pos = line[hosts[k]]
-            got = move_memo[(k, frame)] = _moves(
-                *frame, pos.avail, pos.bottom, hosts[k] > bottom_limit, protect, top, pos.skips, pos.aims
-            )
-        return got
-
-    def closings(frame: Frame) -> tuple[Room, ...]:
-        got = close_memo.get(frame)
-        if got is None:
-            got = close_memo[frame] = _closings(frame)
-        return got
-
     # Pass 1: the best tally ``T*`` of any arrangement, and for each frame on the way
     # the most the rest of the suit can add to it.  The pieces outrank every tuple
     # count, so pass 2 keeps only states that can still reach ``T*``.
-    first = Frame(_room([(s.width, s.length) for s in slots]), ())
-    at = [(line[i].avail, line[i].bottom, i > bottom_limit, line[i].skips, line[i].aims) for i in hosts]
+    first = Frame(_room([(s.width, s.length) for s in lead.tractors]), ())
 
     def step_to(k: int, frame: Frame) -> tuple[tuple[Frame, ...], int]:
-        return _reach(frame, gap[k], *at[k], protect, top)
+        pos = hosts[k]
+        return _reach(frame, gap[k], pos.avail, pos.bottom, pos.late, pos.skips, pos.aims, protect, top)
 
-    future, units = _best_tallies(hosts, first, step_to, closings, _supply(line, hosts), _runs(line, hosts, gap, top), lead, spent)
+    supply, runs = _supply(hosts), _runs(hosts, gap, top)
+    future, units = _best_tallies(len(hosts), first, step_to, supply, runs, lead, spent)
     target = future[0][first]
     # Pass 2: the states, each with its best record (tally, and the moves that made
     # it); the arrangement is rebuilt for the best one only.
@@ -877,10 +837,10 @@ def _run(
     def onward(k: int, frame: Frame) -> list[_Onward]:
         got = memo.get((k, frame))
         if got is None:
-            pos = line[hosts[k]]
+            pos = hosts[k]
             special = pos.bottom or ace_kind in pos.kinds
             got = []
-            for move in moves(k, frame):
+            for move in _moves(*frame, pos.avail, pos.bottom, pos.late, protect, top, pos.skips, pos.aims):
                 after = move.after
                 if future[k + 1].get(after, _NONE) == _NONE:
                     continue  # no way on from there
@@ -892,11 +852,11 @@ def _run(
             memo[(k, frame)] = got
         return got
 
-    states: dict[State, Record] = {State(first, _clamp(base, room + _positions(first.free)), 0): Record(0, None)}
-    for k, index in enumerate(hosts):
+    start = State(first, _clamp(line.base, room + _positions(first.free)), 0)
+    states: dict[State, Record] = {start: Record(0, None)}
+    for k, pos in enumerate(hosts):
         if gap[k]:  # open pieces end (or die, if of length 1)
-            states = _close_all(states, closings, room)
-        pos = line[index]
+            states = _close_all(states, room)
         nxt: dict[State, Record] = {}
         ahead = future[k + 1]
         for (frame, hist, carry), (tally, chain) in states.items():
@@ -923,11 +883,12 @@ def _run(
                 if old is None or tally + gained > old.tally:
                     nxt[key] = Record(tally + gained, Link(chain, move))
         states = nxt
-    states = _close_all(states, closings, room)
+    states = _close_all(states, room)
     best: tuple[Measure, Record] | None = None
     for (frame, hist, _), record in states.items():
         tractors = lead.pieces(record.tally)
-        filled = list(_tail(hist, frame.free, lead.tuples, top, protect))
+        free = [*lead.tuples, *[w for w, c in frame.free for _ in range(c)]]
+        filled = _tuples_on_hist(hist, free, top, protect)
         for cards, width in tractors:
             filled[top - width] += cards // width
         measure = Measure(tractors, tuple(filled))
@@ -936,7 +897,7 @@ def _run(
     if best is None:
         return None, units
     total, record = best
-    placed = [Placed(shape, kinds, 0) for shape, kinds in _replay(record.chain, gap, line, hosts)]
+    placed = [Placed(shape, kinds, 0) for shape, kinds in _replay(record.chain, line)]
     rest = list(counts)
     for piece in placed:
         for i in piece.at:
@@ -949,9 +910,7 @@ def _run(
     return Arrangement(total, tuple(placed + tuples[1])), units
 
 
-def _replay(
-    chain: Link | None, gap: Sequence[bool], line: Sequence[_Position], hosts: Sequence[int]
-) -> list[tuple[Shape, tuple[int, ...]]]:
+def _replay(chain: Link | None, line: _Line) -> list[tuple[Shape, tuple[int, ...]]]:
     """The tractor pieces, each with its kinds, of the arrangement a chain of moves
     made (one move per host step)."""
     moves: list[Move] = []
@@ -964,38 +923,29 @@ def _replay(
     opens: tuple[OpenPiece, ...] = ()
     kinds: list[tuple[int, ...]] = []
     for k, move in enumerate(moves):
-        if gap[k]:
+        if line.gap[k]:
             pieces += [(Shape(o.width, o.length), at) for o, at in zip(opens, kinds, strict=True)]
             opens, kinds = (), []
         pieces += [(Shape(opens[j].width, opens[j].length), kinds[j]) for j in move.ended]
-        here = line[hosts[k]].kinds
-        kinds = [(here[kk],) if j < 0 else kinds[j] if kk < 0 else (*kinds[j], here[kk]) for j, kk in move.sources]
+        here = line.hosts[k].kinds
+        kinds = [
+            (here[kk],) if j < 0 else kinds[j] if kk < 0 else (*kinds[j], here[kk]) for j, kk in move.sources
+        ]
         opens = move.after.opens
     pieces += [(Shape(o.width, o.length), at) for o, at in zip(opens, kinds, strict=True)]
     return pieces
 
 
-@lru_cache(maxsize=2048)
-def _tail(hist: Hist, free: Room, tuples: tuple[int, ...], top: int, protect: bool) -> Vector:
-    """The greedy tuple placement over the lead's tuples and its tractors' free positions."""
-    return tuple(_tuples_on_hist(hist, list(tuples) + [w for w, c in free for _ in range(c)], top, protect))
-
-
-def _close_all(
-    states: dict[State, Record], closings: Callable[[Frame], tuple[Room, ...]], room: int
-) -> dict[State, Record]:
+def _close_all(states: dict[State, Record], room: int) -> dict[State, Record]:
     """End every open piece, in every way it fits the lead tractors left (a state
     with an open piece of length 1 dies)."""
     out: dict[State, Record] = {}
     for state, record in states.items():
-        frame = state.frame
-        if not frame.opens:
-            old = out.get(state)
-            if old is None or record.tally > old.tally:
-                out[state] = record
-            continue
-        for left in closings(frame):
-            key = State(Frame(left, ()), _clamp(state.hist, room + _positions(left)), state.carry)
+        frame, hist, carry = state
+        ends = [
+            State(Frame(left, ()), _clamp(hist, room + _positions(left)), carry) for left in _closings(frame)
+        ] if frame.opens else [state]
+        for key in ends:
             old = out.get(key)
             if old is None or record.tally > old.tally:
                 out[key] = record

@@ -36,7 +36,7 @@ class LeadForm:
     """A lead less its cards: the shapes (width, length) of its units, their
     effective suit and card count; the slots of its largest shape (§6: its
     tractors, else its widest tuples, else its singles); whether it is a
-    single unit (else a throw), has a tractor, is all singles; its shape for
+    single unit (else a throw), has a tractor; its shape for
     the generic follow rule; its unit when the ``patterns`` ladder lists it;
     and its shapes counted, as reasons name them (``a 2-pair tractor + 2
     singles``).  One object per form (compared by identity)."""
@@ -47,12 +47,10 @@ class LeadForm:
     largest: tuple[int, ...]
     single: bool
     tractors: bool
-    singles: bool
     generic: LeadShape
     unit: Shape | None
     patterns: FollowPatterns
     pieces: Pieces
-    follow_tractors: FollowTractors = FollowTractors.REQUIRED
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -83,7 +81,8 @@ def generic_shape(shapes: Shapes, tractors: FollowTractors = FollowTractors.REQU
         widths = [width for width, length in shapes if width > 1 for _ in range(length)]
         return LeadShape((), tuple(sorted(widths, reverse=True)))
     widths = [width for width, length in shapes if length == 1 and width > 1]
-    return LeadShape(tuple(Shape(*shape) for shape in shapes if shape[1] > 1), tuple(sorted(widths, reverse=True)))
+    runs = tuple(Shape(width, length) for width, length in shapes if length > 1)
+    return LeadShape(runs, tuple(sorted(widths, reverse=True)))
 
 
 @lru_cache(maxsize=512)
@@ -104,12 +103,10 @@ def lead_form(
         largest=largest(shapes),
         single=len(shapes) == 1,
         tractors=any(length > 1 for _, length in shapes),
-        singles=all(width == 1 for width, _ in shapes),
         generic=generic_shape(shapes, tractors),
         unit=unit,
         patterns=patterns,
         pieces=pieces([Shape(*shape) for shape in shapes if shape[0] > 1], sum(w == 1 for w, _ in shapes)),
-        follow_tractors=tractors,
     )
 
 

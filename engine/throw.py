@@ -40,16 +40,15 @@ from engine.units import Unit, mixed_suit_problems
 SEATS = 4
 _AFTER = tuple(tuple((leader + i) % SEATS for i in range(1, SEATS)) for leader in range(SEATS))  # in playing order
 _KINDS = frozenset(range(KINDS))
-# the facts a throw's reasons name, one object each: a reason's facts are compared
-# (``==``) wherever reasons are looked up, and the same object compares at once
+# the facts the reasons name, one object each: facts are compared (``==``), the same object at once
 _SEAT = tuple(Seat(s) for s in range(SEATS))
 _SUIT = tuple(Suit(s) for s in range(5))  # per effective suit (4: trump)
 _SHAPE = {(w, n): Shape(w, n) for w in range(1, 5) for n in range(1, KINDS)}  # every shape of up to 4 decks
 
 
-def _shape(width: int, length: int) -> Shape:
+def _shape(shape: tuple[int, int]) -> Shape:
     """The ``Shape`` of (width, length), from ``_SHAPE``."""
-    return _SHAPE.get((width, length)) or Shape(width, length)
+    return _SHAPE.get(shape) or Shape(*shape)
 
 
 @quick_init  # a verdict makes many: engine.records
@@ -105,11 +104,9 @@ class ThrowVerdict:
 
     ``forced_play`` is the lead itself (as given) when ``valid``, else the cards
     of ``forced_unit`` (only its lowest card under ``throw_forced_cards``
-    ``lowest_card``).  ``refused``: the throw is not allowed at all
-    (``throw_when_others_void`` ``refused``: nobody else holds the led suit), so
-    nothing is forced: ``valid`` is false, ``forced_unit`` None and
-    ``forced_play`` empty; the leader leads again.  ``reasons`` come from the
-    code that decided.
+    ``lowest_card``).  ``refused`` (``throw_when_others_void`` ``refused``: nobody
+    else holds the led suit): nothing is forced, ``forced_unit`` is None,
+    ``forced_play`` empty, and the leader leads again.
     """
 
     leader: int
@@ -172,9 +169,8 @@ def check_throw(
         cards_known = False
     if not cards_known:
         for path, cards in (("lead",), lead), *((("hands", s), h) for s, h in hands.items()):
-            problems += [
-                Problem((*path, i), f"{c!r} is not a card", code="invalid_card") for i, c in enumerate(cards) if c not in _KINDS
-            ]
+            bad = [(i, c) for i, c in enumerate(cards) if c not in _KINDS]
+            problems += [Problem((*path, i), f"{c!r} is not a card", code="invalid_card") for i, c in bad]
     if not lead:
         problems.append(Problem(("lead",), "a lead needs at least one card", code="empty_lead"))
     if problems:
@@ -187,22 +183,21 @@ def check_throw(
         for i, card in enumerate(lead):
             left[card] -= 1
             if left[card] < 0:
-                text = f"{card_str(card)} is not in the leader's hand (hands/{leader}): the lead must come from it"
-                problems.append(Problem(("lead", i), text, code="card_not_in_hand", params={"card": card_str(card)}))
+                name = card_str(card)
+                text = f"{name} is not in the leader's hand (hands/{leader}): the lead must come from it"
+                problems.append(Problem(("lead", i), text, code="card_not_in_hand", params={"card": name}))
         if problems:
             raise InvalidInput(problems)
     if seen and max(seen.values()) > rules.decks:
-        sets: list[tuple[tuple[str | int, ...], Sequence[int]]] = [] if own is not None else [(("lead",), lead)]
-        check_copies(sets + [(("hands", s), h) for s, h in sorted(hands.items())], rules.decks)  # every excess copy
+        given = [(("hands", s), h) for s, h in sorted(hands.items())]  # each excess copy reported where it is
+        check_copies(given if own is not None else [(("lead",), lead), *given], rules.decks)
     return Throw(leader, lead, suit_of[lead[0]], hands, order, rules)
 
 
 # ---------------------------------------------------------------- the search
 
 
-Beat = tuple[Blocker, str, tuple[tuple[str, Param], ...]]
-"""A ``Blocker`` with the code and the first facts of the reason naming it (what
-it holds: said once, then joined to the facts of each unit it beats)."""
+Beat = tuple[Blocker, str, tuple[tuple[str, Param], ...]]  # with its reason's code and facts of what it holds
 
 
 def _beat(seat: int, cards: tuple[int, ...], width: int, length: int, suit: int, wider: bool) -> Beat:
@@ -210,14 +205,16 @@ def _beat(seat: int, cards: tuple[int, ...], width: int, length: int, suit: int,
     higher unit of the same shape, or with ``wider`` a wider shape of as many
     cards (``wider_shape_beats``)."""
     held = (("seat", _SEAT[seat]), ("suit", _SUIT[suit]), ("held", Cards(cards)))
-    if wider:
-        shape = (("shape", _shape(width, length)),)
-        return Blocker(seat, cards, width, length, True), "throw.unit_beaten_by_wider_shape", held + shape
-    return Blocker(seat, cards, width, length), "throw.unit_beaten", held
+    if not wider:
+        return Blocker(seat, cards, width, length), "throw.unit_beaten", held
+    return Blocker(seat, cards, width, length, True), "throw.unit_beaten_by_wider_shape", held + (
+        ("shape", _shape((width, length))),
+    )
 
 
 def _threats(
-    view: SuitView, seats: list[int], copies: list[tuple[int, ...]], shape: tuple[int, int], ranks: list[int], rules: Rules
+    view: SuitView, seats: list[int], copies: list[tuple[int, ...]], shape: tuple[int, int], ranks: list[int],
+    rules: Rules,
 ) -> list[tuple[int, Beat | None, Beat | None]]:
     """What each seat (its ``copies`` of the led suit) holds against the thrown units
     of ``shape`` ranking ``ranks``: (``above``, ``same``, ``wider``).  A thrown unit
@@ -227,24 +224,22 @@ def _threats(
     cards and the first wider width it holds.  Each is made only if it beats a unit;
     none is searched for when no unit of the suit ranks above the lowest thrown
     (``SuitView.tops``)."""
-    width, length = shape
+    (width, length), suit = shape, view.suit
     lowest, highest = min(ranks), max(ranks)
     search = lowest < view.tops[length]
-    size = width * length
-    wider = [(w, size // w) for w in range(width + 1, rules.decks + 1) if size % w == 0] if (
-        rules.wider_shape_beats and length > 1  # a tuple has no wider shape
-    ) else []
+    size, wide = width * length, rules.wider_shape_beats and length > 1  # a tuple has no wider shape
+    wider = [(w, size // w) for w in range(width + 1, rules.decks + 1) if wide and size % w == 0]
     found = []
     for seat, held in zip(seats, copies, strict=True):
         same = view.highest(held, width, length) if search else None
         above = NO_RANK if same is None else same[0]  # below every rank when the seat has no such unit
-        beats_same = None if same is None or above <= lowest else _beat(seat, same[1], width, length, view.suit, False)
+        beats_same = _beat(seat, same[1], width, length, suit, False) if same and above > lowest else None
         beats_wider = None
         if above <= highest:
             for w, n in wider:
                 unit = view.highest(held, w, n)
                 if unit is not None:
-                    beats_wider = _beat(seat, unit[1], w, n, view.suit, True)
+                    beats_wider = _beat(seat, unit[1], w, n, suit, True)
                     break
         found.append((above, beats_same, beats_wider))
     return found
@@ -254,12 +249,10 @@ def _threats(
 
 
 def _lowest(unit: Unit) -> tuple[int, int, int]:
-    """Highest card ranking lowest, then fewer cards, then the printed suit: of
-    units of equal rank and size (off-suit level cards, or constant trumps, of
-    different printed suits; docs/rules.md §4) the one whose printed suit comes
-    last in ♠ ♥ ♣ ♦ goes first — the ♦ one, then ♣, then ♥, then ♠, the order in
-    which ``level_suit_precedence`` ranks them lowest first (kinds run suit by
-    suit, ♠ first: minus the lowest kind)."""
+    """Highest card ranking lowest, then fewer cards, then the printed suit: of units
+    of equal rank and size (off-suit level cards, or constant trumps, of different
+    printed suits; docs/rules.md §4) the ♦ one first, then ♣, ♥, ♠, the order in which
+    ``level_suit_precedence`` ranks them lowest first (minus the lowest kind: ♠ kinds come first)."""
     return (unit.rank, unit.width * unit.length, -min(unit.cards))
 
 
@@ -268,32 +261,36 @@ def _smallest(unit: Unit) -> tuple[int, int, int]:
     return (unit.width * unit.length, unit.rank, -min(unit.cards))
 
 
-def _choose_forced(units: tuple[Unit, ...], failed: list[FailedUnit], seats: list[int], rules: Rules) -> tuple[Unit, Reason]:
+def _choose_forced(
+    units: tuple[Unit, ...], failed: list[FailedUnit], seats: list[int], rules: Rules
+) -> tuple[Unit, Reason]:
     """The forced unit under ``throw_forced_unit`` (docs/rules.md §4), and why;
     of units alike in everything the key compares, the last thrown."""
     policy = rules.throw_forced_unit
     if policy == ThrowForcedUnit.FIRST_BLOCKED:
         first = next(s for s in seats if any(b.seat == s for f in failed for b in f.beaten_by))
-        unit = min(reversed([f.unit for f in failed if any(b.seat == first for b in f.beaten_by)]), key=_smallest)
-        shape = _shape(unit.width, unit.length)
+        mine = [f.unit for f in failed if any(b.seat == first for b in f.beaten_by)]
+        unit = min(reversed(mine), key=_smallest)
+        shape = _shape(unit.shape)
         return unit, reason(f"throw.forced.{policy}", seat=_SEAT[first], shape=shape, cards=Cards(unit.cards))
     if policy == ThrowForcedUnit.SMALLEST_UNIT:
         unit = min(reversed(units), key=_smallest)
     else:
         key = _smallest if policy == ThrowForcedUnit.SMALLEST_FAILED else _lowest
         unit = min(reversed([f.unit for f in failed]), key=key)
-    return unit, reason(f"throw.forced.{policy}", shape=_shape(unit.width, unit.length), cards=Cards(unit.cards))
+    return unit, reason(f"throw.forced.{policy}", shape=_shape(unit.shape), cards=Cards(unit.cards))
 
 
-def _penalty(leader: int, cards: int, failed_cards: int, rules: Rules) -> tuple[Penalty, Reason | None]:
-    """The ``throw_penalty`` of a failed throw of ``cards`` cards, ``failed_cards``
-    of them in its failed units (docs/rules.md §4)."""
+def _penalty(throw: Throw, failed: list[FailedUnit]) -> tuple[Penalty, Reason | None]:
+    """The ``throw_penalty`` of a failed ``throw`` with the units ``failed`` (docs/rules.md §4)."""
+    leader, rules = throw.leader, throw.rules
     kind = rules.throw_penalty
     if kind == ThrowPenalty.MATCH_POINT:
         return Penalty(kind, 1, leader, None), reason("throw.penalty.match_point", seat=_SEAT[leader], n=1)
     per, team = rules.throw_penalty_points_per_card, (leader + 1) % 2  # the points go to the other team
     if kind == ThrowPenalty.POINTS_PER_CARD or kind == ThrowPenalty.POINTS_PER_FAILED_CARD:
-        counted = cards if kind == ThrowPenalty.POINTS_PER_CARD else failed_cards
+        failed_only = kind == ThrowPenalty.POINTS_PER_FAILED_CARD
+        counted = sum(f.unit.size for f in failed) if failed_only else len(throw.lead)
         return Penalty(kind, per * counted, leader, team), reason(
             f"throw.penalty.{kind}", team=Team(team), per=per, cards=counted, n=per * counted
         )
@@ -308,16 +305,17 @@ def _penalty(leader: int, cards: int, failed_cards: int, rules: Rules) -> tuple[
 @lru_cache(maxsize=1024)
 def _single_unit(unit: Unit) -> tuple[Reason]:
     """Why a lead of one unit stands (cached by value: a hand's leads recur)."""
-    return (reason("throw.single_unit", shape=_shape(unit.width, unit.length), cards=Cards(unit.cards)),)
+    return (reason("throw.single_unit", shape=_shape(unit.shape), cards=Cards(unit.cards)),)
 
 
 def judge_throw(throw: Throw) -> ThrowVerdict:
     """Judge a lead against the other seats' hands (docs/rules.md §4): the one
     entry point of the rule (the service and the audit call it).
 
-    ``throw_when_others_void`` ``refused`` (seed 000 四副 "当其他三方没有自己所拿花色情况下，
-    不能进行甩牌"): a multi-unit lead when none of the other three seats, all
-    given, holds a card of its effective suit is refused, not forced.
+    ``throw_when_others_void`` ``refused`` (seed 000 四副
+    "当其他三方没有自己所拿花色情况下，不能进行甩牌"): a multi-unit lead when none of
+    the other three seats, all given, holds a card of its effective suit is
+    refused, not forced.
 
     Seed 000, playing 10 (hearts trump): 98844 of spades against a J.
 
@@ -332,28 +330,29 @@ def judge_throw(throw: Throw) -> ThrowVerdict:
     (False, ['9S'], 1)
     """
     leader, lead, suit, hands, order, rules = throw.leader, throw.lead, throw.suit, throw.hands, throw.order, throw.rules
-    units = lead_of(tuple(sorted(lead)), order, rules.follow_patterns).units
+    found = lead_of(tuple(sorted(lead)), order, rules.follow_patterns)
+    units, shapes = found.units, found.form.shapes  # each unit's (width, length)
     if len(units) == 1:
         return ThrowVerdict(leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, _single_unit(units[0]))
     view = suit_view(order, suit)
     seats = [s for s in _AFTER[leader] if s in hands]
     copies = [view.counts_in(hands[s]) for s in seats]
-    if rules.throw_when_others_void is ThrowWhenOthersVoid.REFUSED and len(seats) == SEATS - 1 and not any(map(any, copies)):
+    void = len(seats) == SEATS - 1 and not any(map(any, copies))  # no other seat holds the led suit
+    if void and rules.throw_when_others_void is ThrowWhenOthersVoid.REFUSED:
         why = reason("throw.refused_others_void", suit=_SUIT[suit], n=len(units))
         return ThrowVerdict(leader, suit, False, units, (), None, (), _NO_PENALTY, (why,), True)
     ranks: dict[tuple[int, int], list[int]] = {}  # each thrown shape → the ranks of its units
-    for unit in units:
-        ranks.setdefault((unit.width, unit.length), []).append(unit.rank)
+    for shape, unit in zip(shapes, units, strict=True):
+        ranks.setdefault(shape, []).append(unit.rank)
     threats = {shape: _threats(view, seats, copies, shape, r, rules) for shape, r in ranks.items()}
     reasons: list[Reason] = []
     failed: list[FailedUnit] = []
-    for unit in units:
+    for shape, unit in zip(shapes, units, strict=True):
         rank = unit.rank
-        beats = [b for above, same, wider in threats[unit.width, unit.length] if (b := same if rank < above else wider)]
+        beats = [b for above, same, wider in threats[shape] if (b := same if rank < above else wider)]
         if beats:
             failed.append(FailedUnit(unit, tuple([blocker for blocker, _, _ in beats])))
-            shape = _shape(unit.width, unit.length)
-            thrown = (("thrown", shape), ("cards", Cards(unit.cards)))
+            thrown = (("thrown", _shape(shape)), ("cards", Cards(unit.cards)))
             reasons += [Reason(code, held + thrown) for _, code, held in beats]
     if not failed:
         reasons.append(reason("throw.stands", suit=_SUIT[suit], n=len(units)))
@@ -364,7 +363,7 @@ def judge_throw(throw: Throw) -> ThrowVerdict:
     if rules.throw_forced_cards is ThrowForcedCards.LOWEST_CARD and len(play) > 1:
         play = play[-1:]  # a unit's cards run high → low
         reasons.append(reason("throw.forced_lowest_card", cards=Cards(play)))
-    penalty, cost = _penalty(leader, len(lead), sum([f.unit.size for f in failed]), rules)
+    penalty, cost = _penalty(throw, failed)
     if cost is not None:
         reasons.append(cost)
     return ThrowVerdict(leader, suit, False, units, tuple(failed), forced, play, penalty, tuple(reasons))

@@ -22,6 +22,7 @@ import orjson
 from flask import Flask, has_request_context, request
 from pythonjsonlogger.orjson import OrjsonFormatter
 from werkzeug.wrappers import Request
+from werkzeug.wsgi import get_content_length
 
 LEVELS = ("debug", "info", "warning", "error", "critical")
 REQUEST_ID_HEADER = "X-Request-ID"
@@ -151,7 +152,7 @@ class AccessLog:
             "endpoint": route,
             "status": status,
             "duration_ms": int(seconds * 1e6 + 0.5) / 1000,  # to the microsecond: round(x, 3) costs 3 times more
-            "bytes_in": req.content_length or 0,
+            "bytes_in": get_content_length(environ) or 0,  # = req.content_length, without its header look-ups
             "bytes_out": bytes_out,
             "remote_addr": environ.get("REMOTE_ADDR"),
             "user_agent": environ.get("HTTP_USER_AGENT"),

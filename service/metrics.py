@@ -27,6 +27,7 @@ from __future__ import annotations
 import glob
 import os
 import re
+from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
@@ -38,6 +39,7 @@ from prometheus_client import (
     Histogram,
     start_http_server,
 )
+from prometheus_client.core import CounterMetricFamily, Metric
 from prometheus_client.exposition import choose_encoder
 from prometheus_client.mmap_dict import MmapedDict
 from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
@@ -65,17 +67,16 @@ def multiproc_dir() -> str | None:
 # the directory must exist before the first value is written.
 MULTIPROC_DIR = multiproc_dir()
 
-REQUESTS = Counter(
-    "referee_http_requests",
-    "HTTP requests answered, by matched route, method and status.",
-    ["endpoint", "method", "status"],
-)
+ROUTE_LABELS = ("endpoint", "method", "status")
+LATENCY_NAME = "referee_http_request_duration_seconds"
 LATENCY = Histogram(
-    "referee_http_request_duration_seconds",
+    LATENCY_NAME,
     "Time from the start of the request to the response, by matched route, method and status.",
-    ["endpoint", "method", "status"],
+    ROUTE_LABELS,
     buckets=LATENCY_BUCKETS,
 )
+REQUESTS = ("referee_http_requests", "HTTP requests answered, by matched route, method and status.")
+"""The request counter's name and help: a scrape derives it from ``LATENCY`` (:func:`with_request_counts`)."""
 VERDICTS = Counter(
     "referee_verdicts",
     "Adjudication outcomes, e.g. verdict=\"follow.legal\" value=\"false\" for an illegal follow.",
@@ -155,20 +156,68 @@ _KEYABLE = frozenset({bool, int, str, type(None)})
 _verdicts: dict[tuple[str, type, object], Any] = {}
 
 
+def with_request_counts(families: Iterable[Metric]) -> list[Metric]:
+    """``families`` with ``referee_http_requests_total{endpoint, method,
+    status}``, the requests answered, before the latency histogram it is read
+    from (the histogram's ``_count``, and its ``_created`` where the samples
+    have one); no histogram, no counter.
+
+    Every answered request is observed once by the histogram under the same
+    labels, so its count is the request count; a counter of its own was one
+    more value written to the metrics files on every request, ~9,000
+    instructions of a 430,000-instruction ``/healthz`` (bench/RESULTS.md,
+    issue 22).  A scrape reads the same metric as before: a counter, its name,
+    help, labels and values.
+    """
+    out: list[Metric] = []
+    for family in families:
+        if family.name == LATENCY_NAME:
+            counts = CounterMetricFamily(*REQUESTS, labels=ROUTE_LABELS)
+            created = {_route(s.labels): s.value for s in family.samples if s.name == f"{LATENCY_NAME}_created"}
+            for sample in family.samples:
+                if sample.name == f"{LATENCY_NAME}_count":
+                    route = _route(sample.labels)
+                    counts.add_metric(route, sample.value, created=created.get(route))
+            out.append(counts)
+        out.append(family)
+    return out
+
+
+def _route(labels: dict[str, str]) -> tuple[str, ...]:
+    return tuple(labels[name] for name in ROUTE_LABELS)
+
+
+class RequestCounts(Collector):
+    """The request counter of this process's histogram (:func:`with_request_counts`),
+    for a registry without the multiprocess files."""
+
+    def collect(self) -> list[Metric]:
+        return with_request_counts(LATENCY.collect())[:1]
+
+    def describe(self) -> list[Metric]:
+        return [CounterMetricFamily(*REQUESTS, labels=ROUTE_LABELS)]
+
+
+REGISTRY.register(RequestCounts())
+
+
 class MergedFiles(Collector):
-    """The workers' metrics files, merged; read again when a file vanishes
-    mid-read (a dead worker's counts folded into the archive, :func:`archive_dead_worker`)."""
+    """The workers' metrics files, merged, and the request counter they imply
+    (:func:`with_request_counts`); read again when a file vanishes mid-read (a dead
+    worker's counts folded into the archive, :func:`archive_dead_worker`)."""
 
     def __init__(self, path: str) -> None:
         self._files = MultiProcessCollector(None, path)  # None: not registered anywhere
 
-    def collect(self) -> list[Any]:
+    def collect(self) -> list[Metric]:
         for attempt in range(3):
             try:
-                return list(self._files.collect())
+                families = list(self._files.collect())
             except FileNotFoundError:
                 if attempt == 2:
                     raise
+            else:
+                return with_request_counts(families)
         raise AssertionError("unreachable")  # pragma: no cover
 
 
@@ -197,9 +246,9 @@ def serve(host: str, port: int) -> Any:
 
 
 # (route, method, status) → the metric objects one such request updates, resolved once:
-# its counter and histogram children (``labels()`` takes a lock and builds the label
-# tuple on every call) and this process's request gauge
-_children: dict[tuple[str | None, str, int], tuple[Any, Any, Any]] = {}
+# its histogram child (``labels()`` takes a lock and builds the label tuple on every
+# call) and this process's request gauge
+_children: dict[tuple[str | None, str, int], tuple[Any, Any]] = {}
 
 
 def observe(route: str | None, method: str, status: int, seconds: float) -> None:
@@ -210,9 +259,8 @@ def observe(route: str | None, method: str, status: int, seconds: float) -> None
     children = _children.get(key)
     if children is None:  # label sets are bounded: routes x methods x statuses
         labels = (UNMATCHED if route is None else route, key[1], str(status))
-        children = _children[key] = (REQUESTS.labels(*labels), LATENCY.labels(*labels), _worker_requests())
-    count, latency, served = children
-    count.inc()
+        children = _children[key] = (LATENCY.labels(*labels), _worker_requests())
+    latency, served = children
     latency.observe(seconds)
     served.inc()
 

@@ -180,7 +180,7 @@ def _realised(lay: SuitView, counts: Sequence[int], pieces: Sequence[Placed], pr
 def test_the_arrangement_is_the_hands_and_has_the_score(case: tuple[SuitView, tuple[int, ...], LeadShape, bool]) -> None:
     lay, counts, lead, protect = case
     caches.clear()
-    score, pieces = generic.generic_score(lay, counts, lead, protect)
+    score, pieces, _ = generic.generic_score_work(lay, counts, lead, protect)
     assert _realised(lay, counts, pieces, protect)
     tractors = sorted([generic.piece_key(p.shape.width, p.shape.length) for p in pieces if p.shape.length > 1])
     assert score.tractors == tuple(reversed(tractors))

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from prometheus_client import CollectorRegistry, Counter, Gauge, generate_latest, values
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest, values
 from prometheus_client.multiprocess import MultiProcessCollector
 
 from service import metrics
@@ -220,6 +220,39 @@ def _scrape(port: int, accept: str | None = None) -> tuple[str, str]:
         return resp.getheader("Content-Type") or "", resp.read().decode()
     finally:
         conn.close()
+
+
+@pytest.mark.parametrize("multiprocess", [False, True], ids=["process", "files"])
+def test_the_request_counter_is_the_latency_histograms_count(
+    multiprocess: bool, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """referee_http_requests_total is read from the histogram at each scrape
+    (service.metrics.with_request_counts): a counter with its help, one sample
+    per label set the histogram has, equal to its _count, in both registries."""
+    if multiprocess:
+        monkeypatch.setattr(metrics, "MULTIPROC_DIR", str(tmp_path))
+        monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
+        monkeypatch.setattr(values, "ValueClass", values.MultiProcessValue(lambda: 301))
+        histogram = Histogram("referee_http_request_duration_seconds", "t", metrics.ROUTE_LABELS, registry=None)
+        for seconds in (0.001, 0.002, 0.3):
+            histogram.labels("/healthz", "GET", "200").observe(seconds)
+        histogram.labels("<unmatched>", "OTHER", "404").observe(0.001)
+    else:
+        client = create_app().test_client()
+        client.get("/healthz")
+        client.open("/nowhere", method="BREW")
+    text = metrics.exposition(None)[0].decode()
+    assert "# HELP referee_http_requests_total HTTP requests answered, by matched route, method and status." in text
+    assert "# TYPE referee_http_requests_total counter" in text
+    counts = sample_values(text, "referee_http_requests_total")
+    assert counts == sample_values(text, "referee_http_request_duration_seconds_count") and len(counts) >= 2
+    if multiprocess:
+        assert sorted(counts, key=str) == [({"endpoint": "/healthz", "method": "GET", "status": "200"}, 3.0),
+                                           ({"endpoint": "<unmatched>", "method": "OTHER", "status": "404"}, 1.0)]
+    else:
+        created = sample_values(text, "referee_http_requests_created")
+        assert [labels for labels, _ in created] == [labels for labels, _ in counts]
+        assert created == sample_values(text, "referee_http_request_duration_seconds_created")
 
 
 def test_the_private_port_serves_prometheus_text_or_openmetrics(api: Any) -> None:
