@@ -34,7 +34,8 @@ from dataclasses import dataclass
 from engine.cards import KINDS, check_copies
 from engine.errors import InvalidInput, Problem
 from engine.kitty import KittyResult, check_kitty, kitty_result, played_with_trumps, side_of
-from engine.reasons import Cards, Reason, Seat, SeatCounts, reason
+from engine.levels import DEFENDERS
+from engine.reasons import Cards, Param, Reason, Seat, SeatCounts, reason
 from engine.rules import MatchPoints, Rules, ThrowPenalty
 from engine.settle import Settlement, settle
 from engine.throw import Penalty, Throw, ThrowVerdict, judge_throw
@@ -42,7 +43,6 @@ from engine.trick import Trick, TrickResult, resolve_trick
 from engine.trump import Trump, TrumpOrder, trump_order
 
 SEATS = 4
-DEFENDERS = "defenders"
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,8 +105,7 @@ class HandAudit:
 
     @property
     def first_violation(self) -> Violation | None:
-        found = self.violations
-        return found[0] if found else None
+        return next(iter(self.violations), None)
 
 
 def _missing(play: Sequence[int], hand: Sequence[int]) -> list[int]:
@@ -132,10 +131,9 @@ def _deal_violations(
     for seat in range(SEATS):
         n = len(hands[seat])
         if n != rules.hand_size:
-            found.append(Violation(None, seat, reason(
-                "deal.hand_size", seat=Seat(seat), n=n, decks=rules.decks, kitty=rules.kitty_size,
-                hand=rules.hand_size,
-            )))
+            why = reason("deal.hand_size", seat=Seat(seat), n=n, decks=rules.decks, kitty=rules.kitty_size,
+                         hand=rules.hand_size)
+            found.append(Violation(None, seat, why))
     if len(kitty) != rules.kitty_size:
         found.append(Violation(None, None, reason("deal.kitty_size", n=len(kitty), size=rules.kitty_size)))
     if strict:
@@ -148,14 +146,8 @@ def _deal_violations(
 
 
 def audit_hand(
-    rules: Rules,
-    trump: Trump,
-    dealer: int,
-    levels: tuple[int, int],
-    hands: Mapping[int, Sequence[int]],
-    kitty: Sequence[int],
-    tricks: Sequence[TrickRecord],
-    strict: bool = False,
+    rules: Rules, trump: Trump, dealer: int, levels: tuple[int, int], hands: Mapping[int, Sequence[int]],
+    kitty: Sequence[int], tricks: Sequence[TrickRecord], strict: bool = False,
 ) -> HandAudit:
     """Replay a finished hand and judge every step (see the module docstring).
 
@@ -192,9 +184,7 @@ def audit_hand(
     end = _end_violations(len(tricks), expected, remaining)
     finished = not end and len(kitty) <= rules.kitty_size
     kitty_res, final = _kitty(audits, tricks, rules, trump, dealer, kitty, trick_points, order, finished)
-    settlement = None
-    if final is not None and final % 5 == 0:
-        settlement = settle(rules, dealer, final, levels)
+    settlement = settle(rules, dealer, final, levels) if final is not None and final % 5 == 0 else None
     return HandAudit(
         tuple(audits), tuple(deal), tuple(end), trick_points, tuple(penalties), kitty_res,
         trick_points if final is None else final, settlement, _match_points(rules, settlement, penalties),
@@ -210,29 +200,21 @@ def _match_points(
     charged = [(p.seat, p.amount) for p in penalties if p.kind is ThrowPenalty.MATCH_POINT and p.seat is not None]
     if rules.match_points is MatchPoints.NONE and not charged:
         return None
-    total = [0, 0, 0, 0]
-    if settlement is not None and settlement.match_points is not None:
-        total = list(settlement.match_points)
+    total = list(settlement.match_points if settlement and settlement.match_points else (0, 0, 0, 0))
     for seat, amount in charged:
         total[seat] -= amount
     return total[0], total[1], total[2], total[3]
 
 
 # the throw penalties paid in game points to the other team (docs/rules.md §4)
-_GAME_POINT_PENALTIES = frozenset(
-    (ThrowPenalty.POINTS_PER_CARD, ThrowPenalty.POINTS_PER_FAILED_CARD, ThrowPenalty.POINTS_PER_THROW)
+_GAME_POINT_PENALTIES = (
+    ThrowPenalty.POINTS_PER_CARD, ThrowPenalty.POINTS_PER_FAILED_CARD, ThrowPenalty.POINTS_PER_THROW,
 )
 
 
 def _replay_trick(
-    index: int,
-    record: TrickRecord,
-    expected: int,
-    remaining: dict[int, list[int]],
-    dealer: int,
-    order: TrumpOrder,
-    rules: Rules,
-    points_before: int,
+    index: int, record: TrickRecord, expected: int, remaining: dict[int, list[int]], dealer: int,
+    order: TrumpOrder, rules: Rules, points_before: int,
 ) -> tuple[TrickAudit, Penalty | None]:
     """Judge one trick against the hands as they stand; remove what was played.
 
@@ -244,30 +226,28 @@ def _replay_trick(
     plays = record.plays
     lead = plays[0]
 
-    def violate(seat: int | None, reason: Reason) -> None:
-        found.append(Violation(index, seat, reason))
+    def violate(seat: int, code: str, form: str = "", **facts: Param) -> None:
+        """A violation by ``seat`` in this trick (its reason names the trick and the seat first)."""
+        found.append(Violation(index, seat, reason(code, form, trick=index + 1, seat=Seat(seat), **facts)))
 
     if leader != expected:
-        violate(leader, reason(
-            "hand.wrong_leader", "first" if index == 0 else "", trick=index + 1, seat=Seat(leader),
-            expected=Seat(expected),
-        ))
+        violate(leader, "hand.wrong_leader", "first" if index == 0 else "", expected=Seat(expected))
     held = True
     for i, play in enumerate(plays):
         seat = (leader + i) % SEATS
         missing = _missing(play, remaining[seat])
         if missing:
             held = False
-            violate(seat, reason("play.not_held", trick=index + 1, seat=Seat(seat), cards=Cards(tuple(missing))))
+            violate(seat, "play.not_held", cards=Cards(tuple(missing)))
         if i and len(play) != len(lead):
             held = False
-            violate(seat, reason("play.wrong_count", trick=index + 1, seat=Seat(seat), n=len(play), led=len(lead)))
-    suits = {order.suit[c] for c in lead}
-    if len(suits) != 1:
+            violate(seat, "play.wrong_count", n=len(play), led=len(lead))
+    if len({order.suit[c] for c in lead}) != 1:
         held = False
-        violate(leader, reason("lead.mixed_suits" if lead else "lead.empty", trick=index + 1, seat=Seat(leader)))
+        violate(leader, "lead.mixed_suits" if lead else "lead.empty")
     before = dict(remaining)  # the hands before the trick (the lists are replaced, never changed)
     throw: ThrowVerdict | None = None
+    result: TrickResult | None = None
     penalty: Penalty | None = None
     gained = 0
     attempted = record.attempted_throw
@@ -275,32 +255,26 @@ def _replay_trick(
         missing = _missing(attempted, remaining[leader])
         if missing or len({order.suit[c] for c in attempted}) != 1:
             held = False
-            violate(leader, reason(
-                "throw.attempt_impossible", "not_held" if missing else "mixed_suits", trick=index + 1,
-                seat=Seat(leader), cards=Cards(tuple(attempted)), missing=Cards(tuple(missing)),
-            ))
+            violate(
+                leader, "throw.attempt_impossible", "not_held" if missing else "mixed_suits",
+                cards=Cards(tuple(attempted)), missing=Cards(tuple(missing)),
+            )
     if held:
         others = {s: before[s] for s in range(SEATS) if s != leader}
         thrown = attempted or lead
         throw = judge_throw(Throw(leader, thrown, order.suit[thrown[0]], others, order, rules))
         if throw.refused:  # throw_when_others_void: not forced, refused (docs/rules.md §4)
-            violate(leader, reason("throw.into_void", trick=index + 1, seat=Seat(leader), cards=Cards(tuple(thrown))))
+            violate(leader, "throw.into_void", cards=Cards(tuple(thrown)))
         elif attempted is not None:
-            penalty = _check_attempt(index, leader, attempted, lead, throw, violate)
+            penalty = _check_attempt(leader, attempted, lead, throw, violate)
         elif not throw.valid:
-            violate(leader, reason(
-                "throw.failed", trick=index + 1, seat=Seat(leader), cards=Cards(tuple(lead)),
-                forced=Cards(tuple(throw.forced_play)), why=throw.reasons[0],
-            ))
-    result: TrickResult | None = None
-    if held:
+            forced = Cards(tuple(throw.forced_play))
+            violate(leader, "throw.failed", cards=Cards(tuple(lead)), forced=forced, why=throw.reasons[0])
         result = resolve_trick(Trick(leader, plays, order, rules, before))
         for verdict in result.plays[1:]:
             if verdict.legal is False:
                 why = next((r for r in verdict.reasons if r.code.startswith("follow.")), verdict.reasons[-1])
-                violate(verdict.seat, reason(
-                    "follow.illegal", trick=index + 1, seat=Seat(verdict.seat), cards=Cards(tuple(verdict.cards)), why=why
-                ))
+                violate(verdict.seat, "follow.illegal", cards=Cards(tuple(verdict.cards)), why=why)
         if side_of(result.winner, dealer) == DEFENDERS:
             gained += result.points
     if penalty is not None and penalty.kind in _GAME_POINT_PENALTIES and penalty.seat is not None:
@@ -312,45 +286,36 @@ def _replay_trick(
 
 
 def _check_attempt(
-    index: int, leader: int, attempted: Sequence[int], lead: Sequence[int], throw: ThrowVerdict,
-    report: Callable[[int | None, Reason], None],
+    leader: int, attempted: Sequence[int], lead: Sequence[int], throw: ThrowVerdict,
+    violate: Callable[..., None],
 ) -> Penalty | None:
     """A recorded failed throw: it must have failed, and the lead must be its forced play."""
     if throw.valid:
-        report(leader, reason("throw.wrongly_refused", trick=index + 1, seat=Seat(leader), cards=Cards(tuple(attempted))))
+        violate(leader, "throw.wrongly_refused", cards=Cards(tuple(attempted)))
         return None
     if Counter(lead) != Counter(throw.forced_play):
-        report(leader, reason(
-            "throw.wrong_forced_play", trick=index + 1, seat=Seat(leader), cards=Cards(tuple(attempted)),
-            forced=Cards(tuple(throw.forced_play)), played=Cards(tuple(lead)),
-        ))
+        cards, forced, played = Cards(tuple(attempted)), Cards(tuple(throw.forced_play)), Cards(tuple(lead))
+        violate(leader, "throw.wrong_forced_play", cards=cards, forced=forced, played=played)
     return throw.penalty
 
 
 def _end_violations(played: int, expected: int, remaining: dict[int, list[int]]) -> list[Violation]:
     """Every card must have been played: a record that stops early is unfinished."""
-    left = {s: len(cards) for s, cards in remaining.items() if cards}
-    if not left:
-        return []
-    return [Violation(played, expected, reason("hand.unfinished", n=played, left=SeatCounts(tuple(left.items()))))]
+    left = tuple((s, len(cards)) for s, cards in remaining.items() if cards)
+    unfinished = [Violation(played, expected, reason("hand.unfinished", n=played, left=SeatCounts(left)))]
+    return unfinished if left else []
 
 
 def _kitty(
-    audits: Sequence[TrickAudit],
-    tricks: Sequence[TrickRecord],
-    rules: Rules,
-    trump: Trump,
-    dealer: int,
-    kitty: Sequence[int],
-    trick_points: int,
-    order: TrumpOrder,
-    finished: bool,
+    audits: Sequence[TrickAudit], tricks: Sequence[TrickRecord], rules: Rules, trump: Trump, dealer: int,
+    kitty: Sequence[int], trick_points: int, order: TrumpOrder, finished: bool,
 ) -> tuple[KittyResult | None, int | None]:
     """The kitty on the last trick and the defenders' final points (None when the
     record does not allow it: unfinished, last trick unresolved, kitty oversized)."""
-    if not finished or not audits or audits[-1].result is None:
+    result = audits[-1].result if finished and audits else None
+    if result is None:
         return None, None
-    last, result = tricks[-1], audits[-1].result
+    last = tricks[-1]
     winning = last.plays[(result.winner - last.leader) % SEATS]
     try:
         k = kitty_result(check_kitty(

@@ -89,14 +89,10 @@ class Bid:
 
 @dataclass(frozen=True, slots=True)
 class Strength:
-    """One step of a rule set's bidding ladder (docs/rules.md §9).
-
-    ``rank`` counts from 1 (weakest) to ``of`` (the ladder's length); a higher rank
-    beats a lower one, equal ranks tie (the first bid stands).  ``joker`` is
-    SMALL_JOKER/BIG_JOKER for a no-trump step, None for level cards; ``suit`` is set
-    only where ``bid_suit_precedence`` gives each suit its own step; ``step`` is
-    the step as reasons name it.
-    """
+    """One step of a rule set's bidding ladder (docs/rules.md §9): ``rank`` of ``of``
+    (1 = weakest), ``count`` copies of a level card (of ``suit`` where suits rank
+    apart) or of the ``joker`` (SMALL_JOKER/BIG_JOKER: no-trump); ``step`` as
+    reasons name it."""
 
     rank: int
     of: int
@@ -110,8 +106,7 @@ class Strength:
 
 
 def bid_step(count: int, joker: int | None, suit: int | None) -> Step:
-    """``count`` copies of a level card (of ``suit`` where suits rank apart) or
-    of the ``joker`` (SMALL_JOKER / BIG_JOKER), as reasons name them."""
+    """A ladder step (as ``Strength`` describes it) as reasons name it."""
     return Step(count, None if joker is None else "small" if joker == SMALL_JOKER else "big", suit)
 
 
@@ -252,30 +247,22 @@ def check_bid_cards(rules: Rules, trump_level: int, cards: Sequence[int], path: 
 
 
 def _check_shown(decks: int, bids: Sequence[tuple[Path, Bid]], kitty: Sequence[int]) -> list[Problem]:
-    """Copies across seats: each seat's largest showing of a card, plus the kitty, ≤ decks.
-
-    A seat may show the same card again (a reinforcement lists all its cards), so a
-    seat contributes the most copies it ever showed at once.
-    """
+    """Copies across seats: each seat's largest showing of a card, plus the kitty, ≤ decks."""
     total: dict[int, int] = {}  # card → copies shown so far (the kitty, each seat's largest showing)
     shown: dict[tuple[int, int], int] = {}
     problems: list[Problem] = []
     for path, bid in bids:
-        if not bid.cards:
-            continue
         card, count = bid.cards[0], len(bid.cards)
         mine = shown.get((bid.seat, card), 0)
         others = total.get(card, kitty.count(card)) - mine
         if count > decks - others:
             where = "other seats' bids" + (" and the kitty" if card in kitty else "")
-            problems.append(
-                Problem(
-                    (*path, max(decks - others, 0)),
-                    f"seat {bid.seat} shows {count} {card_str(card)} but {where} already show {others} "
-                    f"of the {decks} in play",
-                    code="too_many_copies",
-                )
-            )
+            problems.append(Problem(
+                (*path, max(decks - others, 0)),
+                f"seat {bid.seat} shows {count} {card_str(card)} but {where} already show {others} "
+                f"of the {decks} in play",
+                code="too_many_copies",
+            ))
         elif count > mine:
             shown[bid.seat, card] = count
             total[card] = others + count
@@ -356,15 +343,12 @@ def judge_bid(rules: Rules, trump_level: int, standing: Bid | None, bid: Bid) ->
         against = steps.get((standing.cards[0], len(standing.cards)))
         before = declared_trump(trump_level, standing.cards)
         if against is None:
-            problems.append(
-                Problem(
-                    ("standing", "cards"),
-                    f"{' '.join(card_str(c) for c in standing.cards)} cannot be a standing bid under these rules "
-                    "(a single joker never bids; no-trump needs "
-                    f"{_min_jokers(rules)} jokers of one kind)",
-                    code="invalid_standing_bid",
-                )
-            )
+            problems.append(Problem(
+                ("standing", "cards"),
+                f"{' '.join(card_str(c) for c in standing.cards)} cannot be a standing bid under these rules "
+                f"(a single joker never bids; no-trump needs {_min_jokers(rules)} jokers of one kind)",
+                code="invalid_standing_bid",
+            ))
     problems += _check_shown(rules.decks, bids, ())
     if problems:
         raise InvalidInput(problems)
@@ -373,50 +357,38 @@ def judge_bid(rules: Rules, trump_level: int, standing: Bid | None, bid: Bid) ->
 
 def _fallback(rules: Rules, trump_level: int, kitty: Sequence[int] | None) -> tuple[Trump, Reason]:
     """The trump when nobody bid (``no_bid_fallback``; seed 000, seed 000 四副, seed 002)."""
-    if rules.no_bid_fallback == NoBidFallback.NO_TRUMP:
-        trump = Trump(trump_level, None)
-        return trump, reason("bid.fallback.no_trump", trump=trump)
-    if rules.no_bid_fallback == NoBidFallback.SPADES:
-        trump = Trump(trump_level, 0)
-        return trump, reason("bid.fallback.spades", trump=trump)
+    if rules.no_bid_fallback != NoBidFallback.KITTY_FIRST_CARD:
+        no_trump = rules.no_bid_fallback == NoBidFallback.NO_TRUMP
+        trump = Trump(trump_level, None if no_trump else 0)  # else spades
+        return trump, reason(f"bid.fallback.{rules.no_bid_fallback}", trump=trump)
     # kitty_first_card (seed 002 發完牌后如果沒人亮主)
     if not kitty:
-        raise InvalidInput(
-            Problem(
-                ("kitty",),
-                "nobody bid and no_bid_fallback is kitty_first_card: send the kitty, in the order it "
-                "is turned, so that it can name trump"
-                + (" (these rules have no kitty: kitty_size is 0)" if rules.kitty_size == 0 else ""),
-                code="kitty_required",
-            )
-        )
-    for card in kitty:
-        if card not in JOKERS and rank_of(card) == trump_level:
-            trump = Trump(trump_level, suit_of(card))
-            return trump, reason("bid.fallback.kitty_level_card", cards=Cards((card,)), trump=trump)
-    first = kitty[0]
-    trump = Trump(trump_level, suit_of(first))
-    if first in JOKERS:
-        return trump, reason("bid.fallback.kitty_joker", cards=Cards((first,)), trump=trump)
-    return trump, reason("bid.fallback.kitty_first_card", cards=Cards((first,)), trump=trump)
+        raise InvalidInput(Problem(
+            ("kitty",),
+            "nobody bid and no_bid_fallback is kitty_first_card: send the kitty, in the order it is turned, "
+            "so that it can name trump"
+            + (" (these rules have no kitty: kitty_size is 0)" if rules.kitty_size == 0 else ""),
+            code="kitty_required",
+        ))
+    level_card = next((card for card in kitty if card not in JOKERS and rank_of(card) == trump_level), None)
+    card = kitty[0] if level_card is None else level_card
+    if level_card is not None:
+        form = "kitty_level_card"
+    else:
+        form = "kitty_joker" if card in JOKERS else "kitty_first_card"
+    trump = Trump(trump_level, suit_of(card))
+    return trump, reason(f"bid.fallback.{form}", cards=Cards((card,)), trump=trump)
 
 
 def resolve_bids(
-    rules: Rules,
-    trump_level: int,
-    bids: Sequence[Bid],
-    kitty: Sequence[int] | None = None,
+    rules: Rules, trump_level: int, bids: Sequence[Bid], kitty: Sequence[int] | None = None,
     first_hand: bool | None = None,
 ) -> BidSequence:
-    """Resolve a whole declaration sequence in order (docs/rules.md §9).
-
-    Each bid is judged against the bid standing before it; a refused bid changes
-    nothing.  When no bid stands at the end, ``no_bid_fallback`` names trump
-    (``kitty_first_card`` needs ``kitty``, in the order it is turned), unless the
-    rules redeal a first hand nobody bid in (``no_bid_first_hand``: then
-    ``first_hand`` must be said, True or False).  Raises
-    InvalidInput with paths ``bids/i/cards/j`` and ``kitty/j`` for cards that are
-    no bid, too many copies, or a kitty of the wrong size.
+    """Resolve a whole declaration sequence in order (docs/rules.md §9): each bid is
+    judged against the bid standing before it, then the fallback or the redeal
+    applies when none stands (the module docstring).  Raises InvalidInput with paths
+    ``bids/i/cards/j`` and ``kitty/j`` for cards that are no bid, too many copies,
+    or a kitty of the wrong size.
 
     >>> from engine.cards import parse_card as c
     >>> from engine.rules import preset
@@ -428,9 +400,8 @@ def resolve_bids(
     problems = [p for path, bid in paths for p in check_bid_cards(rules, trump_level, bid.cards, path)]
     if kitty is not None:
         if len(kitty) != rules.kitty_size:
-            problems.append(
-                Problem(("kitty",), f"the kitty holds {rules.kitty_size} cards under these rules, not {len(kitty)}", code="wrong_kitty_size")
-            )
+            size = f"the kitty holds {rules.kitty_size} cards under these rules, not {len(kitty)}"
+            problems.append(Problem(("kitty",), size, code="wrong_kitty_size"))
         if kitty and max(map(kitty.count, kitty)) > rules.decks:  # check_copies words the excess
             try:
                 check_copies([(("kitty",), kitty)], rules.decks)
@@ -447,28 +418,24 @@ def resolve_bids(
     standing: Bid | None = None
     against: Strength | None = None
     trump: Trump | None = None
-    first_invalid: int | None = None
-    for i, bid in enumerate(bids):
+    for bid in bids:
         verdict = _decide(rules, steps, trump_level, standing, against, trump, bid)
         verdicts.append(verdict)
         if verdict.valid:
             standing, against, trump = bid, verdict.strength, verdict.declares
-        elif first_invalid is None:
-            first_invalid = i
+    first_invalid = next((i for i, verdict in enumerate(verdicts) if not verdict.valid), None)
     if standing is not None and against is not None and trump is not None:
         seat, cards = Seat(standing.seat), Cards(standing.cards)
         why = reason("bid.stands", seat=seat, step=against.step, cards=cards, trump=trump)
         return BidSequence(tuple(verdicts), first_invalid, standing, trump, None, why)
     if rules.no_bid_first_hand is NoBidFirstHand.REDEAL:
         if first_hand is None:
-            raise InvalidInput(
-                Problem(
-                    ("first_hand",),
-                    "nobody bid, and these rules deal again when nobody bids in the first hand of a game: "
-                    "say whether this is the first hand (first_hand: true or false)",
-                    code="first_hand_required",
-                )
-            )
+            raise InvalidInput(Problem(
+                ("first_hand",),
+                "nobody bid, and these rules deal again when nobody bids in the first hand of a game: "
+                "say whether this is the first hand (first_hand: true or false)",
+                code="first_hand_required",
+            ))
         if first_hand:
             redeal = reason("bid.redeal")
             return BidSequence(tuple(verdicts), first_invalid, None, None, None, redeal, redeal=True)

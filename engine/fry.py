@@ -45,13 +45,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from engine.bidding import (
-    SUIT_PRECEDENCE,
-    Bid,
-    bid_step,
-    check_bid_cards,
-    declared_trump,
-)
+from engine.bidding import SUIT_PRECEDENCE, Bid, bid_step, check_bid_cards, declared_trump
 from engine.cards import BIG_JOKER, JOKERS, SMALL_JOKER, rank_of, suit_of
 from engine.errors import InvalidInput, Problem
 from engine.reasons import Cards, Reason, Seat, Step, reason
@@ -62,8 +56,7 @@ SEATS = 4
 NO_TRUMP = 4
 """``Fry.names`` for four jokers naming no-trump (0..3 name a suit)."""
 
-FRY_LADDER_SIZE = 8
-_FOUR_JOKERS = 8
+FRY_LADDER_SIZE = 8  # four jokers are the top step
 _ABOVE_THE_PAIRS = 7.5  # a standing bid the fry ladder has no step for (docs above)
 
 
@@ -129,7 +122,7 @@ def fry_step(trump_level: int, cards: Sequence[int]) -> FryStep | None:
     """
     n = len(cards)
     if n == 4 and all(card in JOKERS for card in cards):
-        return FryStep(_FOUR_JOKERS, Step(4, "any"))
+        return FryStep(FRY_LADDER_SIZE, Step(4, "any"))
     first = cards[0]
     if n == 1 and first not in JOKERS and rank_of(first) == trump_level:
         return FryStep(1, bid_step(1, None, None))
@@ -142,47 +135,23 @@ def fry_step(trump_level: int, cards: Sequence[int]) -> FryStep | None:
     return FryStep(2 + SUIT_PRECEDENCE.index(suit), bid_step(2, None, suit))
 
 
-def _standing_rank(trump_level: int, cards: Sequence[int]) -> float:
-    """Where a standing declaration sits on the fry ladder (docs above)."""
-    step = fry_step(trump_level, cards)
-    return _ABOVE_THE_PAIRS if step is None else step.rank
-
-
-def _names_trump(trump_level: int, fry: Fry) -> Trump:
-    if fry.names is None:
-        return declared_trump(trump_level, fry.cards)
-    return Trump(trump_level, None if fry.names == NO_TRUMP else fry.names)
-
-
 def _check(rules: Rules, trump_level: int, fries: Sequence[Fry]) -> list[Problem]:
     problems: list[Problem] = []
     for i, fry in enumerate(fries):
         path: tuple[str | int, ...] = ("fries", i, "cards")
         jokers = len(fry.cards) == 4 and all(card in JOKERS for card in fry.cards)
-        if jokers:
-            if fry.cards.count(SMALL_JOKER) > rules.decks or fry.cards.count(BIG_JOKER) > rules.decks:
-                problems.append(
-                    Problem(path, f"{rules.decks} deck(s) hold only {rules.decks} jokers of each kind", code="too_many_copies")
-                )
-        else:
+        if not jokers:
             problems += check_bid_cards(rules, trump_level, fry.cards, path)
+        elif max(fry.cards.count(SMALL_JOKER), fry.cards.count(BIG_JOKER)) > rules.decks:
+            excess = f"{rules.decks} deck(s) hold only {rules.decks} jokers of each kind"
+            problems.append(Problem(path, excess, code="too_many_copies"))
         if jokers and fry.names is None:
-            problems.append(
-                Problem(
-                    ("fries", i, "names"),
-                    "a fry with four jokers names the trump: no-trump (NT) or a suit (seed 002 "
-                    "用四個王炒時，可選擇打無主、或指定任意花色作主牌)",
-                    code="missing_field",
-                )
-            )
+            names = "a fry with four jokers names the trump: no-trump (NT) or a suit (seed 002 "
+            names += "用四個王炒時，可選擇打無主、或指定任意花色作主牌)"
+            problems.append(Problem(("fries", i, "names"), names, code="missing_field"))
         elif not jokers and fry.names is not None:
-            problems.append(
-                Problem(
-                    ("fries", i, "names"),
-                    "only a fry with four jokers names its trump; other fries make trump of the cards shown",
-                    code="inconsistent_input",
-                )
-            )
+            names = "only a fry with four jokers names its trump; other fries make trump of the cards shown"
+            problems.append(Problem(("fries", i, "names"), names, code="inconsistent_input"))
     return problems
 
 
@@ -193,19 +162,13 @@ def fry_dealer(standing: Bid | None, dealer: int | None, first_hand: bool | None
     is missing or contradicts the first hand's rule."""
     if first_hand and standing is not None:
         if dealer is not None and dealer != standing.seat:
-            raise InvalidInput(
-                Problem(
-                    ("dealer",),
-                    f"in the first hand of a game the player whose bid stands deals: seat {standing.seat}, "
-                    f"not {dealer}",
-                    code="inconsistent_input",
-                )
-            )
+            deals = f"in the first hand of a game the player whose bid stands deals: seat {standing.seat}, "
+            deals += f"not {dealer}"
+            raise InvalidInput(Problem(("dealer",), deals, code="inconsistent_input"))
         return standing.seat
     if dealer is None:
-        raise InvalidInput(
-            Problem(("dealer",), "frying goes round from the dealer's next seat: send dealer", code="missing_field")
-        )
+        send = "frying goes round from the dealer's next seat: send dealer"
+        raise InvalidInput(Problem(("dealer",), send, code="missing_field"))
     return dealer
 
 
@@ -228,13 +191,8 @@ def judge_fries(
     (['fry.fries', 'fry.fries'], 0, {'level': '10', 'suit': None})
     """
     if not rules.kitty_fry:
-        raise InvalidInput(
-            Problem(
-                ("fries",),
-                "these rules do not fry the kitty (kitty_fry is off; it is on in four-deck-cgc)",
-                code="kitty_fry_not_allowed",
-            )
-        )
+        off = "these rules do not fry the kitty (kitty_fry is off; it is on in four-deck-cgc)"
+        raise InvalidInput(Problem(("fries",), off, code="kitty_fry_not_allowed"))
     problems = _check(rules, trump_level, fries)
     if problems:
         raise InvalidInput(problems)
@@ -242,7 +200,8 @@ def judge_fries(
     holder = dealer
     declarer = None if standing is None else standing.seat
     declaration: tuple[int, ...] = () if standing is None else standing.cards
-    rank = 0.0 if standing is None else _standing_rank(trump_level, declaration)
+    standing_step = None if standing is None else fry_step(trump_level, declaration)
+    rank = 0.0 if standing is None else _ABOVE_THE_PAIRS if standing_step is None else standing_step.rank
     turn = (holder + 1) % SEATS  # the next seat to be asked
     passes = 0  # turns in a row without a fry
     steps: list[FryVerdict] = []
@@ -273,7 +232,10 @@ def judge_fries(
             else:
                 valid = True
                 before = declarer
-                trump = _names_trump(trump_level, fry)
+                if fry.names is None:
+                    trump = declared_trump(trump_level, fry.cards)
+                else:
+                    trump = Trump(trump_level, None if fry.names == NO_TRUMP else fry.names)
                 holder, declarer, declaration, rank, passes = seat, seat, fry.cards, step.rank, 0
                 why = reason(
                     "fry.fries", seat=Seat(seat), step=step.step, cards=shows, declarer=Seat(before or 0), trump=trump
@@ -284,7 +246,6 @@ def judge_fries(
             if turn == holder:
                 turn = (turn + 1) % SEATS
         steps.append(FryVerdict(fry, valid, why, step, holder, declarer, trump))
-
     if standing is None:
         end = reason("fry.none", seat=Seat(holder), trump=trump)
     else:

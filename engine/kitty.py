@@ -22,8 +22,6 @@ side.  Option ``kitty_multiplier`` picks the formula:
 ``kitty_dig_by_dealer`` (seed 002, seed 000 四副): the dealer side digs too; what
 it digs counts against the defenders, whose points may go below zero.  In
 ``transfer`` both sides always dig.
-
-The multiplier and its explanation (``reasons``) come from the same code path.
 """
 
 from __future__ import annotations
@@ -35,6 +33,7 @@ from functools import lru_cache
 from engine.cards import check_copies, total_points, within_copies
 from engine.errors import InvalidInput, Problem
 from engine.lead import lead_of
+from engine.levels import DEALER, DEFENDERS
 from engine.reasons import Cards, Param, Reason, Seat, Side, reason
 from engine.records import quick_init
 from engine.rules import KittyMultiplier, Rules
@@ -43,8 +42,6 @@ from engine.trick import check_trick, resolve_trick
 from engine.trump import TRUMP, Trump, TrumpOrder, trump_order
 from engine.units import Unit
 
-DEFENDERS = "defenders"
-DEALER = "dealer"
 NONE = "none"
 
 # A multiplier beyond this could not be reported exactly to every JSON client
@@ -54,11 +51,9 @@ MAX_MULTIPLIER = 2**40
 
 @dataclass(frozen=True, slots=True)
 class Transfer:
-    """What moves between the sides under the ``transfer`` kind (seed 000 四副).
-
-    ``points`` are the captured points of the side that lost the last trick,
-    ``amount`` = ``points`` × ``multiplier`` moves from ``from_side`` to ``to_side``.
-    """
+    """What moves under the ``transfer`` kind (seed 000 四副): ``amount`` = ``points`` (the
+    captured points of the side that lost the last trick) × ``multiplier``, from
+    ``from_side`` to ``to_side``."""
 
     from_side: str
     to_side: str
@@ -175,11 +170,7 @@ class Kitty:
     """The end of a hand to judge, its input checked: the last trick's lead
     (``units``), its ``winner``, whether it was won with trumps (True whenever
     the lead was in trumps; None when not known), the ``kitty`` and the
-    defenders' points before the adjustment (None when not given).
-
-    ``check_kitty`` builds one from the last lead and its winner,
-    ``check_kitty_trick`` from the whole last trick.
-    """
+    defenders' points before the adjustment (None when not given)."""
 
     rules: Rules
     dealer: int
@@ -204,10 +195,11 @@ def check_kitty(
     named like the request fields (``kitty``, ``defender_points``, ...; the lead
     at ``lead_path``).
     """
-    order = trump_order(trump, rules)
-    _check(rules, order, dealer, last_lead, winner, kitty, defender_points, lead_path)
-    check_copies([(("kitty",), kitty), (lead_path, last_lead)], rules.decks)
-    return _checked(rules, order, dealer, last_lead, winner, kitty, defender_points, won_with_trumps, None)
+    copies = [(("kitty",), kitty), (lead_path, last_lead)]
+    return _checked(
+        rules, trump_order(trump, rules), dealer, last_lead, winner, kitty, defender_points, lead_path,
+        won_with_trumps, copies=copies,
+    )
 
 
 def kitty_result(kitty: Kitty) -> KittyResult:
@@ -229,70 +221,55 @@ def kitty_result(kitty: Kitty) -> KittyResult:
     multiplier, unit, found = _kitty_multiplier(units, kind, rules.kitty_cap, bool(trumps))
     reasons = list(found)
     if multiplier > MAX_MULTIPLIER:
-        raise InvalidInput(
-            Problem(
-                ("rules", "kitty_cap"),
-                f"a multiplier of {multiplier} is too large to report; lower kitty_cap",
-                code="multiplier_too_large",
-            )
-        )
-
+        too_large = f"a multiplier of {multiplier} is too large to report; lower kitty_cap"
+        raise InvalidInput(Problem(("rules", "kitty_cap"), too_large, code="multiplier_too_large"))
     if kind == KittyMultiplier.TRANSFER:
         return _transfer(kitty, winner_side, unit, multiplier, kitty_pts, reasons)
-
     if winner_side == DEFENDERS or rules.kitty_dig_by_dealer:
-        reasons.insert(0, reason(f"kitty.dug_by_{winner_side}", seat=Seat(winner)))
+        dug = "kitty.dug_by_defenders" if winner_side == DEFENDERS else "kitty.dug_by_dealer"
+        reasons.insert(0, reason(dug, seat=Seat(winner)))
     else:
         multiplier, unit, reasons = 0, None, [reason("kitty.kept_by_dealer", seat=Seat(winner))]
     awarded = multiplier * kitty_pts
     to = winner_side if awarded else NONE
     after = None
     if defender_points is not None:
-        after = defender_points + (awarded if to == DEFENDERS else -awarded if to == DEALER else 0)
+        after = defender_points + (awarded if winner_side == DEFENDERS else -awarded)
     return KittyResult(
-        kind, multiplier, kitty_pts, awarded, to, winner, winner_side, trumps, unit, units,
-        None, after, tuple(reasons),
+        kind, multiplier, kitty_pts, awarded, to, winner, winner_side, trumps, unit, units, None, after,
+        tuple(reasons),
     )
 
 
-def _check(
+def _checked(
     rules: Rules, order: TrumpOrder, dealer: int, last_lead: Sequence[int], winner: int, kitty: Sequence[int],
-    defender_points: int | None, lead_path: tuple[str | int, ...],
-) -> None:
-    """``kitty_result``'s problems but the copies of each card, all reported at once."""
+    defender_points: int | None, lead_path: tuple[str | int, ...], won_with_trumps: bool | None,
+    units: tuple[Unit, ...] | None = None, copies: Sequence[tuple[tuple[str | int, ...], Sequence[int]]] = (),
+) -> Kitty:
+    """The ``Kitty`` with its input checked: every problem but the copies of each
+    card at once, then the copies in ``copies``, then whether the trick was won
+    with trumps against the lead (``units``: the last lead's, when the caller has
+    already decomposed it)."""
     problems: list[Problem] = []
     for name, seat in (("dealer", dealer), ("winner", winner)):
         if not 0 <= seat <= 3:
             problems.append(Problem((name,), "a seat is an integer 0..3", code="invalid_seat"))
     if len(kitty) > rules.kitty_size:
-        problems.append(
-            Problem(
-                ("kitty",),
-                f"the kitty holds {rules.kitty_size} card{'s' if rules.kitty_size != 1 else ''} "
-                f"under these rules; got {len(kitty)}",
-                code="wrong_kitty_size",
-            )
-        )
+        cards = f"{rules.kitty_size} card{'s' if rules.kitty_size != 1 else ''}"
+        size = f"the kitty holds {cards} under these rules; got {len(kitty)}"
+        problems.append(Problem(("kitty",), size, code="wrong_kitty_size"))
     if defender_points is not None and defender_points % 5:
         multiple = f"points come in multiples of 5; got {defender_points}"
         problems.append(Problem(("defender_points",), multiple, code="invalid_points"))
     if not last_lead:
         problems.append(Problem(lead_path, "the last lead has no cards", code="empty_lead"))
     elif len({order.suit[c] for c in last_lead}) != 1:
-        problems.append(
-            Problem(lead_path, "the last lead mixes effective suits; a lead is of one suit (or all trumps)", code="mixed_suit_lead")
-        )
+        mixed = "the last lead mixes effective suits; a lead is of one suit (or all trumps)"
+        problems.append(Problem(lead_path, mixed, code="mixed_suit_lead"))
     if problems:
         raise InvalidInput(problems)
-
-
-def _checked(
-    rules: Rules, order: TrumpOrder, dealer: int, last_lead: Sequence[int], winner: int, kitty: Sequence[int],
-    defender_points: int | None, won_with_trumps: bool | None, units: tuple[Unit, ...] | None,
-) -> Kitty:
-    """The ``Kitty`` once ``_check`` passed: whether the trick was won with
-    trumps checked against the lead (``units``: the last lead's, when the caller
-    has already decomposed it)."""
+    if copies:
+        check_copies(copies, rules.decks)
     trumps = won_with_trumps
     if order.suit[last_lead[0]] == TRUMP:
         if won_with_trumps is False:
@@ -302,15 +279,12 @@ def _checked(
             ))
         trumps = True
     if trumps is None and rules.kitty_multiplier == KittyMultiplier.CGC:
-        raise InvalidInput(
-            Problem(
-                ("won_with_trumps",),
-                "the cgc kitty rule doubles only a kitty dug with trumps: say whether the last trick "
-                "was won with trumps (or send the whole last_trick)",
-                code="missing_field",
-            )
-        )
-
+        raise InvalidInput(Problem(
+            ("won_with_trumps",),
+            "the cgc kitty rule doubles only a kitty dug with trumps: say whether the last trick "
+            "was won with trumps (or send the whole last_trick)",
+            code="missing_field",
+        ))
     if units is None:
         units = lead_of(tuple(sorted(last_lead)), order, rules.follow_patterns).units
     return Kitty(rules, dealer, winner, kitty, defender_points, trumps, units)
@@ -324,64 +298,55 @@ def _transfer(
     defenders' and the kitty's."""
     rules, defender_points = kitty.rules, kitty.defender_points
     if defender_points is None:
-        raise InvalidInput(
-            Problem(
-                ("defender_points",),
-                "the transfer kitty rule moves the losing side's points: send defender_points "
-                "(the defenders' points before the last trick's adjustment)",
-                code="missing_field",
-            )
-        )
+        raise InvalidInput(Problem(
+            ("defender_points",),
+            "the transfer kitty rule moves the losing side's points: send defender_points "
+            "(the defenders' points before the last trick's adjustment)",
+            code="missing_field",
+        ))
     available = rules.total_points - kitty_pts
     if not 0 <= defender_points <= available:
-        raise InvalidInput(
-            Problem(
-                ("defender_points",),
-                f"before the adjustment the defenders hold between 0 and {available} points "
-                f"({rules.total_points} in play less {kitty_pts} in the kitty); got {defender_points}",
-                code="invalid_points",
-            )
-        )
+        raise InvalidInput(Problem(
+            ("defender_points",),
+            f"before the adjustment the defenders hold between 0 and {available} points "
+            f"({rules.total_points} in play less {kitty_pts} in the kitty); got {defender_points}",
+            code="invalid_points",
+        ))
     if winner_side == DEFENDERS:
         base, loser = available - defender_points, DEALER
     else:
         base, loser = defender_points, DEFENDERS
     amount = base * k
     after = defender_points + amount if winner_side == DEFENDERS else defender_points - amount
-    why = reason(
-        "kitty.transfer", seat=Seat(kitty.winner), side=Side(winner_side), loser=Side(loser), points=base, k=k, n=amount
-    )
+    side, lost = Side(winner_side), Side(loser)
+    why = reason("kitty.transfer", seat=Seat(kitty.winner), side=side, loser=lost, points=base, k=k, n=amount)
+    transfer = Transfer(loser, winner_side, base, k, amount)
+    to = winner_side if amount else NONE
     return KittyResult(
-        KittyMultiplier.TRANSFER, k, kitty_pts, amount, winner_side if amount else NONE, kitty.winner, winner_side,
-        kitty.won_with_trumps, unit, kitty.units, Transfer(loser, winner_side, base, k, amount), after, (why, *found),
+        KittyMultiplier.TRANSFER, k, kitty_pts, amount, to, kitty.winner, winner_side, kitty.won_with_trumps, unit,
+        kitty.units, transfer, after, (why, *found),
     )
 
 
 def check_kitty_trick(
-    rules: Rules, trump: Trump, dealer: int, leader: int, plays: Sequence[Sequence[int]], kitty: Sequence[int] = (),
-    *, defender_points: int | None = None,
+    rules: Rules, trump: Trump, dealer: int, leader: int, plays: Sequence[Sequence[int]],
+    kitty: Sequence[int] = (), *, defender_points: int | None = None,
 ) -> Kitty:
     """The ``Kitty`` to judge from the whole last trick (plays in playing order from
-    ``leader``): the trick engine names the winner (``resolve_trick``), and
-    whether it won with trumps is read off the winning play.  Error paths are
-    relative to the request root (``last_trick/plays/i/j``).
-
-    The copies of each card are counted once, across the kitty and the trick.
-    """
+    ``leader``): the trick engine names the winner (``resolve_trick``), and whether
+    it won with trumps is read off the winning play; the copies of each card are
+    counted once, across the kitty and the trick.  Error paths are relative to the
+    request root (``last_trick/plays/i/j``)."""
     order = trump_order(trump, rules)
     if not within_copies(rules.decks, kitty, *plays):
-        check_copies(
-            [(("kitty",), kitty)] + [(("last_trick", "plays", i), p) for i, p in enumerate(plays)],
-            rules.decks,
-        )
+        played = [(("last_trick", "plays", i), p) for i, p in enumerate(plays)]
+        check_copies([(("kitty",), kitty), *played], rules.decks)
     try:
         trick = resolve_trick(check_trick(leader, plays, order, rules, copies=False))
     except InvalidInput as exc:
         raise exc.under("last_trick") from None
-    winner, units = trick.winner, trick.lead_units
-    lead_path = ("last_trick", "plays", 0)
-    _check(rules, order, dealer, plays[0], winner, kitty, defender_points, lead_path)
+    winner = trick.winner
     return _checked(
-        rules, order, dealer, plays[0], winner, kitty, defender_points,
-        played_with_trumps(plays[(winner - leader) % 4], order), units,
+        rules, order, dealer, plays[0], winner, kitty, defender_points, ("last_trick", "plays", 0),
+        played_with_trumps(plays[(winner - leader) % 4], order), trick.lead_units,
     )

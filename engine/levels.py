@@ -33,9 +33,7 @@ class Band:
     levels: int
 
     def contains(self, points: int) -> bool:
-        return (self.start is None or points >= self.start) and (
-            self.end is None or points < self.end
-        )
+        return (self.start is None or points >= self.start) and (self.end is None or points < self.end)
 
     def as_json(self) -> dict[str, Any]:
         return {"from": self.start, "to": self.end, "side": self.side, "levels": self.levels}
@@ -69,11 +67,7 @@ class LevelTable:
         return band, band.levels
 
     def as_json(self) -> dict[str, Any]:
-        return {
-            "name": self.name,
-            "bands": [b.as_json() for b in self.bands],
-            "step": self.step,
-        }
+        return {"name": self.name, "bands": [b.as_json() for b in self.bands], "step": self.step}
 
 
 def _table(
@@ -121,9 +115,8 @@ def level_table_from_json(value: object) -> LevelTable:
             Problem((), f"unknown level table {value!r}; known: {', '.join(LEVEL_TABLES)}", code="unknown_level_table")
         )
     if not isinstance(value, Mapping):
-        raise InvalidInput(
-            Problem((), "a level table is a table name or an object with bands and step", code="invalid_level_table")
-        )
+        table = "a level table is a table name or an object with bands and step"
+        raise InvalidInput(Problem((), table, code="invalid_level_table"))
     problems: list[Problem] = []
 
     def bad(path: tuple[str | int, ...], text: str, code: str = "invalid_level_table") -> None:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from engine.cards import RANKS
 from engine.errors import InvalidInput, Problem
-from engine.levels import Band
+from engine.levels import DEALER, Band
 from engine.reasons import Level, Points, Reason, Seat, Side, Team, reason
 from engine.rules import MatchPoints, Rules
 
@@ -74,9 +74,6 @@ MATCH_POINTS_PER_LEVEL = 3  # seed 002 胜负结算: 每升一級本方兩玩家
 
 def mandatory_stop(rules: Rules, level: int, as_dealer: bool) -> int | None:
     """The mandatory level a side at ``level`` cannot climb past (docs/rules.md §8), or None.
-
-    The dealer's side playing a mandatory level may pass it, so its climb stops at
-    the next one above; the defenders stop at the first one at or above their level.
 
     >>> from engine.rules import rules_from_json
     >>> rules = rules_from_json({"mandatory_levels": ["5", "A"]})
@@ -130,9 +127,8 @@ def settle(rules: Rules, dealer: int, defender_points: int, levels: Sequence[int
     if not 0 <= dealer <= 3:
         problems.append(Problem(("dealer",), "a seat is an integer 0..3", code="invalid_seat"))
     if defender_points % 5:
-        problems.append(
-            Problem(("defender_points",), f"points come in multiples of 5 (5s, 10s and Ks); got {defender_points}", code="invalid_points")
-        )
+        multiple = f"points come in multiples of 5 (5s, 10s and Ks); got {defender_points}"
+        problems.append(Problem(("defender_points",), multiple, code="invalid_points"))
     if len(levels) != 2:
         problems.append(Problem(("levels",), "give the levels of both teams, \"A\" (seats 0/2) and \"B\" (seats 1/3)", code="missing_field"))
     else:
@@ -145,7 +141,7 @@ def settle(rules: Rules, dealer: int, defender_points: int, levels: Sequence[int
     table = rules.level_table
     band, gained = table.levels(defender_points)
     dealer_team = dealer % 2
-    if band.side == "dealer":
+    if band.side == DEALER:
         outcome, team, next_dealer = DEALER_KEEPS, dealer_team, (dealer + 2) % 4
     else:
         outcome, team, next_dealer = DEFENDERS_TAKE_OVER, 1 - dealer_team, (dealer + 1) % 4

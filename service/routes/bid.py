@@ -123,7 +123,9 @@ def _verdict_json(
 
 def _strength_json(strength: Strength | FryStep, lang: str) -> dict[str, Any]:
     """A step of the bidding or fry ladder: its rank, the ladder's length and its name in ``lang``."""
-    return strength.as_json() | {"name": words(strength.step, lang)}
+    out = strength.as_json()
+    out["name"] = words(strength.step, lang)
+    return out
 
 
 @v1.post("/bid")
@@ -152,16 +154,16 @@ def post_bid_resolve() -> Any:
             )
         dealer = fry_dealer(seq.standing, body["dealer"], body["first_hand"])
         fried = judge_fries(rules, level, dealer, seq.standing, seq.trump, fries)
-    first = None
-    if seq.first_invalid is not None:
-        step = seq.steps[seq.first_invalid]
-        first = {"index": seq.first_invalid, "seat": step.bid.seat, "reasons": [reason_json(step.reason, lang)]}
     steps = []
     shown: dict[int, Any] = {}  # id of a Bid → its JSON
     for step in seq.steps:
         seat, cards = step.bid.seat, cards_json(step.bid.cards)
         shown[id(step.bid)] = {"seat": seat, "cards": cards}
         steps.append(_verdict_json(step, lang, {"seat": seat, "cards": cards}, shown))
+    first = None
+    if seq.first_invalid is not None:  # its reasons as its step shows them
+        index = seq.first_invalid
+        first = {"index": index, "seat": seq.steps[index].bid.seat, "reasons": steps[index]["reasons"]}
     standing = seq.standing
     return json_response(
         {
