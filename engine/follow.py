@@ -77,11 +77,6 @@ class _Structure:
     alternatives: tuple[tuple[Shape, ...], ...]
     cards: int  # the play's size: the rest of an alternative is singles
 
-    @property
-    def owes_shapes(self) -> bool:
-        """False when any cards of the suit would do (no shape to match)."""
-        return any(self.alternatives)
-
     def pattern(self) -> Pattern:
         """The structure as reasons name it (``step 3 of 18: a 2-pair tractor + 2 pairs + 2 singles``)."""
         return _structure_pattern(self)
@@ -219,10 +214,9 @@ class GenericScore(_Structure):
         }
 
 
+# How well cards match the lead: a seed ladder's step or the generic rule's score, each
+# comparing with ``>=`` against one of its own kind and wording a ``shortfall``.
 Structure = PatternStep | GenericScore
-"""How well a set of cards matches the lead's structure: a seed ladder's step
-or the generic rule's score.  Each kind compares with ``>=`` against one of its
-own kind and words a ``shortfall``."""
 
 _TUPLE_CODES = {2: "follow.must_play_pair", 3: "follow.must_play_triple", 4: "follow.must_play_quad"}
 
@@ -279,9 +273,9 @@ class Requirement:
             if not rest:
                 return reason("follow.required", "all_only", suit=suit, n=self.held)
             return reason("follow.required", "all", suit=suit, held=self.held, n=rest)
-        if self.structure is not None and (self.structure.rule == "pattern" or self.structure.owes_shapes):
-            pattern = self.structure.pattern()
-            return reason("follow.required", "shaped", suit=suit, n=self.cards, pattern=pattern)
+        owed = self.structure  # a generic score with no shape to match: any cards of the suit would do
+        if owed is not None and (owed.rule == "pattern" or any(owed.alternatives)):
+            return reason("follow.required", "shaped", suit=suit, n=self.cards, pattern=owed.pattern())
         return reason("follow.required", "any", suit=suit, n=self.cards)
 
     def as_json(self) -> dict[str, Any]:

@@ -66,6 +66,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import accumulate
 from operator import itemgetter
 from typing import NamedTuple
 
@@ -73,7 +74,6 @@ from engine.budget import check
 from engine.shapes import Placed, Shape, place_tuples, usable
 from engine.suit import SuitView
 
-Vector = tuple[int, ...]
 Hist = tuple[int, int, int]  # kinds left holding exactly 2, 3, 4 cards
 Key = tuple[int, int]  # a tractor piece's place in the longest-first order: (cards, width)
 
@@ -98,7 +98,7 @@ class Measure:
     width, widest first (pieces included)."""
 
     tractors: tuple[Key, ...]
-    tuples: Vector
+    tuples: tuple[int, ...]
 
 
 class Slot(NamedTuple):
@@ -344,7 +344,9 @@ def _line(lay: SuitView, counts: Sequence[int], ace: int, bottom: int) -> _Line:
     shape, step_of = lay.line, lay.step_of
     steps, apart, skip_to = shape.steps, shape.apart, dict(shape.skips)
     off = 0 if ace < 0 else 1
-    split: dict[int, tuple[int, ...]] = {} if ace < 0 else {0: (bottom,), step_of[ace] + 1: (counts[ace] - bottom,)}
+    split: dict[int, tuple[int, ...]] = {}  # the ace's two places, its copies shared between them
+    if ace >= 0:
+        split = {0: (bottom,), step_of[ace] + 1: (counts[ace] - bottom,)}
     places = len(steps) + off
     pairable = [False] * places
     for i, c in enumerate(counts):
@@ -546,14 +548,6 @@ def _moves(
 
     carry_on(0, -1)
     return tuple(found.values())
-
-
-def _supply(hosts: Sequence[_Position]) -> list[int]:
-    """For each host step, the copies from it on that could go into a tractor piece."""
-    out = [0] * (len(hosts) + 1)
-    for k in range(len(hosts) - 1, -1, -1):
-        out[k] = out[k + 1] + sum(c for c in hosts[k].avail if c >= 2)
-    return out
 
 
 def _runs(hosts: Sequence[_Position], gap: Sequence[bool], top: int) -> list[_Runs]:
@@ -812,7 +806,7 @@ class Arrangement(NamedTuple):
 
 
 def _run(
-    lay: SuitView, counts: Sequence[int], lead: LeadShape, protect: bool, top: int, line: _Line, spent: int = 0
+    lay: SuitView, counts: Sequence[int], lead: LeadShape, protect: bool, top: int, line: _Line, spent: int
 ) -> tuple[Arrangement | None, int]:
     """The best measure and arrangement along one ``line`` (None if no arrangement
     ends), and the work units taken (``spent`` before it, for the budget check)."""
@@ -827,7 +821,9 @@ def _run(
         pos = hosts[k]
         return _reach(frame, gap[k], pos.avail, pos.bottom, pos.late, pos.skips, pos.aims, protect, top)
 
-    supply, runs = _supply(hosts), _runs(hosts, gap, top)
+    # per host step, the copies from it on that could go into a tractor piece
+    supply = [*accumulate([sum(c for c in pos.avail if c >= 2) for pos in reversed(hosts)], initial=0)][::-1]
+    runs = _runs(hosts, gap, top)
     future, units = _best_tallies(len(hosts), first, step_to, supply, runs, lead, spent)
     target = future[0][first]
     # Pass 2: the states, each with its best record (tally, and the moves that made
