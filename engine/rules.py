@@ -189,6 +189,16 @@ class Rules:
         "必打: levels a side must win as dealer to pass (docs/rules.md §8)"
     )
     preset: str | None = None
+    _hash: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Every trump order, suit view and lead cache is keyed on the rules: hash them once.
+        values = tuple(getattr(self, f.name) for f in fields(self) if f.compare)
+        object.__setattr__(self, "_hash", hash(values))
+
+    def __hash__(self) -> int:
+        """The hash of every field but itself, worked out once (equality compares the same fields)."""
+        return self._hash
 
     @property
     def hand_size(self) -> int:
@@ -204,6 +214,8 @@ class Rules:
         """All option values, JSON-ready (ranks as strings, the table expanded)."""
         out: dict[str, Any] = {}
         for f in fields(self):
+            if not f.compare:
+                continue
             value = getattr(self, f.name)
             if f.name in ("constant_trump_ranks", "mandatory_levels"):
                 value = [RANKS[r] for r in value]

@@ -84,7 +84,7 @@ def option_names() -> list[str]:
     options = getattr(engine_rules, "OPTIONS", None)
     if options is not None:
         return list(options)
-    return [f.name for f in fields(engine_rules.Rules) if f.name != "preset"]
+    return [f.name for f in fields(engine_rules.Rules) if f.compare and f.name != "preset"]
 
 
 def engine_values(name: str) -> tuple[Any, ...] | None:
