@@ -96,8 +96,7 @@ class HandAudit:
 
     @property
     def violations(self) -> tuple[Violation, ...]:
-        inner = tuple(v for t in self.tricks for v in t.violations)
-        return self.deal_violations + inner + self.end_violations
+        return (*self.deal_violations, *(v for t in self.tricks for v in t.violations), *self.end_violations)
 
     @property
     def valid(self) -> bool:
@@ -302,8 +301,9 @@ def _check_attempt(
 def _end_violations(played: int, expected: int, remaining: dict[int, list[int]]) -> list[Violation]:
     """Every card must have been played: a record that stops early is unfinished."""
     left = tuple((s, len(cards)) for s, cards in remaining.items() if cards)
-    unfinished = [Violation(played, expected, reason("hand.unfinished", n=played, left=SeatCounts(left)))]
-    return unfinished if left else []
+    if not left:
+        return []
+    return [Violation(played, expected, reason("hand.unfinished", n=played, left=SeatCounts(left)))]
 
 
 def _kitty(
