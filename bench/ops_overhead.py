@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import io
 import os
-import sys
 import timeit
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+try:  # this checkout's packages first (bench/_checkout.py)
+    from bench._checkout import ROOT  # noqa: F401
+except ModuleNotFoundError:  # python bench/X.py: bench/ is sys.path[0]
+    from _checkout import ROOT  # noqa: F401
 
 from service import logs, metrics  # noqa: E402
 from service.app import create_app  # noqa: E402

@@ -40,8 +40,7 @@ from engine.units import Unit, mixed_suit_problems
 SEATS = 4
 _AFTER = tuple(tuple((leader + i) % SEATS for i in range(1, SEATS)) for leader in range(SEATS))  # in playing order
 _KINDS = frozenset(range(KINDS))
-# the facts a throw's reasons name, one object each: a reason's facts are compared
-# (``==``) wherever reasons are looked up, and the same object compares at once
+# the facts the reasons name, one object each: facts are compared (``==``), the same object at once
 _SEAT = tuple(Seat(s) for s in range(SEATS))
 _SUIT = tuple(Suit(s) for s in range(5))  # per effective suit (4: trump)
 _SHAPE = {(w, n): Shape(w, n) for w in range(1, 5) for n in range(1, KINDS)}  # every shape of up to 4 decks
@@ -190,20 +189,15 @@ def check_throw(
         if problems:
             raise InvalidInput(problems)
     if seen and max(seen.values()) > rules.decks:
-        sets: list[tuple[tuple[str | int, ...], Sequence[int]]] = []
-        if own is None:
-            sets.append((("lead",), lead))
-        sets += [(("hands", s), h) for s, h in sorted(hands.items())]
-        check_copies(sets, rules.decks)  # reports every excess copy where it occurs
+        given = [(("hands", s), h) for s, h in sorted(hands.items())]  # each excess copy reported where it is
+        check_copies(given if own is not None else [(("lead",), lead), *given], rules.decks)
     return Throw(leader, lead, suit_of[lead[0]], hands, order, rules)
 
 
 # ---------------------------------------------------------------- the search
 
 
-Beat = tuple[Blocker, str, tuple[tuple[str, Param], ...]]
-"""A ``Blocker`` with the code and the first facts of the reason naming it (what
-it holds: said once, then joined to the facts of each unit it beats)."""
+Beat = tuple[Blocker, str, tuple[tuple[str, Param], ...]]  # with its reason's code and facts of what it holds
 
 
 def _beat(seat: int, cards: tuple[int, ...], width: int, length: int, suit: int, wider: bool) -> Beat:
@@ -230,7 +224,7 @@ def _threats(
     cards and the first wider width it holds.  Each is made only if it beats a unit;
     none is searched for when no unit of the suit ranks above the lowest thrown
     (``SuitView.tops``)."""
-    width, length = shape
+    (width, length), suit = shape, view.suit
     lowest, highest = min(ranks), max(ranks)
     search = lowest < view.tops[length]
     size, wide = width * length, rules.wider_shape_beats and length > 1  # a tuple has no wider shape
@@ -239,15 +233,13 @@ def _threats(
     for seat, held in zip(seats, copies, strict=True):
         same = view.highest(held, width, length) if search else None
         above = NO_RANK if same is None else same[0]  # below every rank when the seat has no such unit
-        beats_same = None
-        if same is not None and above > lowest:
-            beats_same = _beat(seat, same[1], width, length, view.suit, False)
+        beats_same = _beat(seat, same[1], width, length, suit, False) if same and above > lowest else None
         beats_wider = None
         if above <= highest:
             for w, n in wider:
                 unit = view.highest(held, w, n)
                 if unit is not None:
-                    beats_wider = _beat(seat, unit[1], w, n, view.suit, True)
+                    beats_wider = _beat(seat, unit[1], w, n, suit, True)
                     break
         found.append((above, beats_same, beats_wider))
     return found

@@ -269,7 +269,7 @@ def check_trick(
         raise InvalidInput(problems + [Problem(("plays", 0), "the lead is empty", code="empty_lead")])
     problems += mixed_suit_problems(plays[0], order, ("plays", 0))
     size = len(plays[0])
-    for i, play in enumerate(plays):
+    for i, play in enumerate(plays[1:], 1):
         if len(play) != size:
             problems.append(
                 Problem(("plays", i), f"this play has {len(play)} cards; the lead has {size}: plays are equal in size",
@@ -278,16 +278,20 @@ def check_trick(
     if problems:
         raise InvalidInput(problems)
     given = hands or {}
-    for seat in given:
-        if seat not in _SEATS:
+    held: list[Sequence[int]] = []  # every card in the trick's seats: the hands, and the plays without one
+    for seat, hand in given.items():
+        if seat in _SEATS:
+            held.append(hand)
+        else:
             problems.append(Problem(("hands", seat), "a seat is 0..3", code="invalid_seat"))
-    # every card in the trick's seats: the hands, and the plays without one
-    held = [hand for seat, hand in given.items() if seat in _SEATS]
-    unheld = [i for i in range(len(plays)) if (leader + i) % 4 not in given]
-    if copies and not within_copies(rules.decks, *held, *[plays[i] for i in unheld]):
+    for i, play in enumerate(plays):
+        if (leader + i) % 4 not in given:
+            held.append(play)
+    if copies and not within_copies(rules.decks, *held):
         sets = [(("hands", seat), hand) for seat, hand in given.items() if seat in _SEATS]
+        sets += [(("plays", i), play) for i, play in enumerate(plays) if (leader + i) % 4 not in given]
         try:
-            check_copies(sets + [(("plays", i), plays[i]) for i in unheld], rules.decks)
+            check_copies(sets, rules.decks)
         except InvalidInput as exc:
             problems += exc.problems
     for i, play in enumerate(plays):

@@ -46,3 +46,12 @@ class Answer(Response):
             if sized:
                 return self.headers
         return super().get_wsgi_headers(environ)
+
+    def in_language(self, lang: str) -> Answer:
+        """This new answer, worded in ``lang`` (a catalog tag): ``Content-Language``
+        and ``Vary: Accept-Language`` added at once (a new answer has neither, so
+        nothing to replace or merge)."""
+        headers = self.headers
+        headers.add("Content-Language", lang)
+        headers.add("Vary", "Accept-Language")
+        return self

@@ -106,11 +106,7 @@ def json_response(obj: Any, lang: str | None = None) -> Response:
     """``jsonify(obj)`` without the app lookups: orjson bytes, application/json.
 
     With ``lang`` (a catalog tag), also ``Content-Language`` (the tag) and
-    ``Vary: Accept-Language``, appended at once: a new response has neither.
+    ``Vary: Accept-Language`` (``Answer.in_language``).
     """
     resp = Answer(orjson.dumps(obj, option=OrjsonProvider.option), content_type="application/json")
-    if lang is not None:
-        headers = resp.headers
-        headers.add("Content-Language", lang)
-        headers.add("Vary", "Accept-Language")
-    return resp
+    return resp if lang is None else resp.in_language(lang)

@@ -194,9 +194,7 @@ def problem_response(
 
 def problem_json(body: dict[str, Any], lang: str, headers: Mapping[str, str] | None = None) -> Response:
     """A problem document as the answer: problem+json, its language, ``headers``."""
-    resp = Answer(orjson.dumps(body), status=body["status"], mimetype=PROBLEM_JSON)
-    resp.headers["Content-Language"] = lang
-    resp.headers["Vary"] = "Accept-Language"
+    resp = Answer(orjson.dumps(body), status=body["status"], mimetype=PROBLEM_JSON).in_language(lang)
     for k, v in (headers or {}).items():
         resp.headers[k] = v
     return resp

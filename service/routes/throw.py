@@ -45,7 +45,7 @@ def throw_json(verdict: ThrowVerdict, lang: str) -> dict[str, Any]:
     units with the same cards) met again is the same JSON object again.
     """
     units = units_json(verdict.units)
-    rendered: dict[int, dict[str, Any]] = dict(zip(map(id, verdict.units), units, strict=True))  # id → its JSON
+    rendered: dict[int, dict[str, Any]] = dict(zip(map(id, verdict.units), units, strict=True))  # id → JSON
     failed = []
     for f in verdict.failed_units:
         beaten = []
