@@ -302,7 +302,8 @@ def _generic_score(
 ) -> tuple[Measure, tuple[Placed, ...], int]:
     """``generic_score_work``, cached by value."""
     top = lead.widest
-    lines = _lines(lay, counts, protect) if lead.tractors else []
+    # a 2-pair tractor needs two kinds of two copies or more
+    lines = _lines(lay, counts, protect) if lead.tractors and sum(c >= 2 for c in counts) > 1 else []
     if not any(line.tractor for line in lines):
         # no tractor piece can be placed: the greedy tuple placement is the measure,
         # over the lead's tuples and every position of its tractors
