@@ -10,7 +10,7 @@ the suit's shape:
   *consecutive positions of one chain* (seed 000 【拖拉機的構成】, seed 002
   拖拉機); a position is the kinds of one order step that may serve there
   (all of them, or one where a kind-to-kind link enters or leaves it).
-  Decomposition (``engine.units``), placements (``spots``, ``can_place``), the
+  Decomposition (``engine.units``), placements (``spots``), the
   throw's search (``highest``) and the generic rule's ``line`` all read the chains
   through it;
 * **ranks**: ``unit_rank``, the one rank formula (a tuple's rank is its kind's power).
@@ -160,12 +160,6 @@ class SuitView:
                     seen.add(combo)
                     out.append((combo, unit_rank(values[run[top]], power[combo[-1]])))
         return out
-
-    def can_place(self, counts: Sequence[int], width: int, length: int) -> bool:
-        """``bool(spots(counts, width, length))``, without building the spots."""
-        if max(counts, default=0) < width:
-            return False
-        return length == 1 or bool(self.runs(self.held(counts, width), length))
 
     def highest(self, counts: Sequence[int], width: int, length: int) -> tuple[int, tuple[int, ...]] | None:
         """The highest unit of ``length`` tuples of ``width`` that ``counts``

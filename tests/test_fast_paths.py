@@ -111,7 +111,7 @@ def test_layout_shortcuts_answer_as_the_long_way(
     name: str, level: int, trump_suit: int | None, suit: int, rnd: random.Random
 ) -> None:
     """SuitView.counts_in counts a suit's cards as counts does on the filtered cards;
-    can_place says whether spots finds any; a protect view's spots are those
+    a protect view's spots are those
     whose every kind is held exactly the shape's width."""
     rules = rules_from_json({"preset": name, "ace_low_tractor": rnd.random() < 0.3})
     order = trump_order(Trump(level, trump_suit), rules)
@@ -126,4 +126,3 @@ def test_layout_shortcuts_answer_as_the_long_way(
         spots = lay.spots(counts, shape.width, shape.length)
         exact = [(at, rank) for at, rank in spots if all(counts[i] == shape.width for i in at)]
         assert suit_view(order, suit, True).spots(counts, shape.width, shape.length) == exact
-        assert lay.can_place(counts, shape.width, shape.length) == bool(spots)
