@@ -6,10 +6,10 @@ for this one; ``python -m bench.X`` and a test loading the file put the
 working directory first.  Each script imports this module before it imports
 the engine or the service (``ROOT`` is the checkout)::
 
-    try:
-        from bench._checkout import ROOT
-    except ModuleNotFoundError:  # python bench/X.py: bench/ is sys.path[0]
+    try:  # python bench/X.py: bench/ is sys.path[0] (this checkout's helper, whatever is installed)
         from _checkout import ROOT
+    except ModuleNotFoundError:  # python -m bench.X, or imported: the working directory is first
+        from bench._checkout import ROOT
 """
 
 from __future__ import annotations

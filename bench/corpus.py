@@ -29,10 +29,10 @@ from collections import Counter
 from collections.abc import Iterator
 from typing import Any
 
-try:  # this checkout's packages first (bench/_checkout.py)
-    from bench._checkout import ROOT  # noqa: F401
-except ModuleNotFoundError:  # python bench/X.py: bench/ is sys.path[0]
+try:  # python bench/X.py: bench/ is sys.path[0], and this checkout's helper is there
     from _checkout import ROOT  # noqa: F401
+except ModuleNotFoundError:  # python -m bench.X, or imported: the working directory is first
+    from bench._checkout import ROOT  # noqa: F401
 
 from engine.cards import KINDS, RANKS, card_str  # noqa: E402
 from engine.rules import PRESET_VALUES, preset  # noqa: E402

@@ -17,10 +17,10 @@ import json
 import sys
 import timeit
 
-try:  # this checkout's packages first (bench/_checkout.py)
-    from bench._checkout import ROOT  # noqa: F401
-except ModuleNotFoundError:  # python bench/X.py: bench/ is sys.path[0]
+try:  # python bench/X.py: bench/ is sys.path[0], and this checkout's helper is there
     from _checkout import ROOT  # noqa: F401
+except ModuleNotFoundError:  # python -m bench.X, or imported: the working directory is first
+    from bench._checkout import ROOT  # noqa: F401
 
 import orjson  # noqa: E402
 

@@ -13,10 +13,10 @@ import io
 import os
 import timeit
 
-try:  # this checkout's packages first (bench/_checkout.py)
-    from bench._checkout import ROOT  # noqa: F401
-except ModuleNotFoundError:  # python bench/X.py: bench/ is sys.path[0]
+try:  # python bench/X.py: bench/ is sys.path[0], and this checkout's helper is there
     from _checkout import ROOT  # noqa: F401
+except ModuleNotFoundError:  # python -m bench.X, or imported: the working directory is first
+    from bench._checkout import ROOT  # noqa: F401
 
 from service import logs, metrics  # noqa: E402
 from service.app import create_app  # noqa: E402

@@ -32,10 +32,10 @@ import time
 from collections import Counter
 from pathlib import Path
 
-try:  # this checkout's packages first (bench/_checkout.py)
-    from bench._checkout import ROOT
-except ModuleNotFoundError:  # python bench/X.py: bench/ is sys.path[0]
+try:  # python bench/X.py: bench/ is sys.path[0], and this checkout's helper is there
     from _checkout import ROOT
+except ModuleNotFoundError:  # python -m bench.X, or imported: the working directory is first
+    from bench._checkout import ROOT
 
 import orjson  # noqa: E402
 
