@@ -65,6 +65,30 @@ def test_an_answer_with_a_key_that_is_not_a_string_is_refused_not_written(obj: A
     assert json_response({"1": "x"}).get_data() == b'{"1":"x"}'
 
 
+@pytest.mark.parametrize("accept_encoding", [None, "gzip"])
+def test_a_json_answer_goes_to_the_server_as_its_list_of_bytes(accept_encoding: str | None) -> None:
+    """Answer.of_json's body is the WSGI iterable itself (direct_passthrough); a gzipped
+    one (flask-compress turns the pass-through off) goes through werkzeug's iterator."""
+    from bench.wsgi import environ_for
+
+    path, body = BODIES["POST /v1/throw (four-deck, 12 cards)"]  # over COMPRESS_MIN_SIZE
+    env = environ_for("POST", path, orjson.dumps(body))()
+    if accept_encoding:
+        env["HTTP_ACCEPT_ENCODING"] = accept_encoding
+    sent: list[Any] = []
+    chunks = create_app()(env, lambda status, headers, exc_info=None: sent.append((status, dict(headers))))
+    try:
+        data = b"".join(chunks)
+    finally:
+        getattr(chunks, "close", lambda: None)()
+    status, headers = sent[0]
+    assert status == "200 OK" and headers["Content-Length"] == str(len(data))
+    if accept_encoding:
+        assert headers["Content-Encoding"] == "gzip" and not isinstance(chunks, list)
+    else:
+        assert isinstance(chunks, list) and len(chunks) == 1 and orjson.loads(data)["valid"] is False
+
+
 EXPECTED_200_HEADERS = ["Content-Type", "Content-Length", "Content-Language", "Vary", "X-Request-ID",
                         "X-Content-Type-Options"]
 
