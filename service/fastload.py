@@ -6,10 +6,14 @@ error store, a closure and a ``_call_and_store`` per field, the unknown-key set,
 a ``Schema.load`` again for every nested object) that a well-formed body never
 needs: bench/instructions.py counts 7–38 % of a request's instructions for it
 (``Schema.load`` alone against this path).  :func:`fast_load` walks the
-schema's fields in the same order and calls each field's public ``Field.deserialize`` (for a nested object
-or a list, the same walk inside, then the field's validators and, for a
-:class:`service.fields.Record`, its ``make``); at the first sign of trouble (an
-unknown key, a missing required field, any ``ValidationError``) it gives up and
+schema's fields in the same order and does what ``Field.deserialize`` does with
+each value: a missing one takes the field's ``load_default``, a null one stays
+null where the field allows it, a present one is loaded by the service field's
+own ``Direct.load_present`` (for a nested object or a list, the same walk
+inside; any other field: its ``deserialize``), then the field's validators run
+and, for a :class:`service.fields.Record`, its ``make``; at the first sign of
+trouble (an unknown key, a missing required field, a null where none is allowed,
+any ``ValidationError``) it gives up and
 calls ``schema.load`` itself, so every 422 is marshmallow's, with the same
 pointers and messages.
 
@@ -17,7 +21,7 @@ It mirrors what ``Schema.load`` does for the request schemas as they are
 written: no schema hooks (``@pre_load``, ``@post_load``, ``@validates``,
 ``@validates_schema``: an engine object is made by a ``Record`` field, and a
 check across fields is the route's), ``unknown=RAISE``, no ``many``,
-``partial`` or dotted attributes (a schema with one of these always takes
+``partial``, dotted attributes or value processors (a schema with one of these always takes
 ``schema.load``).  tests/test_fastload.py checks every request schema against
 ``Schema.load`` on valid and mutated bodies, and that none declares a hook.
 """
@@ -29,7 +33,7 @@ from typing import Any
 
 from marshmallow import RAISE, Schema, ValidationError, fields, missing
 
-from service.fields import Record
+from service.fields import Direct, Record
 
 Convert = Callable[[Any, str, Any], Any]  # (raw value, its key, raw parent object) → loaded value
 
@@ -56,20 +60,27 @@ class _Loader:
 
     def fast(self, data: Any) -> dict[str, Any]:
         """The loaded ``data``; _Slow (or a field's ValidationError) when
-        ``Schema.load`` has to decide."""
-        if self.plan is None or type(data) is not dict or not self.keys.issuperset(data):
+        ``Schema.load`` has to decide.  A null or missing value is what
+        ``Field.deserialize`` makes of it; a present one goes to the field's converter."""
+        if type(data) is not dict or not self.keys.issuperset(data):
             raise _Slow
         result: dict[str, Any] = {}
-        for key, attr, field, convert in self.plan:
+        for key, attr, field, convert in self.plan or ():
             raw = data.get(key, missing)
-            if raw is missing:
+            if raw is None:
+                if not field.allow_none:
+                    raise _Slow
+                result[attr] = None
+            elif raw is missing:
                 if field.required:
                     raise _Slow
-                value = field.deserialize(missing, key, data)  # its load_default, or missing
+                value = field.load_default  # what Field.deserialize returns for a missing value
+                if callable(value):
+                    value = value()
                 if value is not missing:
                     result[attr] = value
-                continue
-            result[attr] = convert(raw, key, data)
+            else:
+                result[attr] = convert(raw, key, data)
         return result
 
 
@@ -81,7 +92,7 @@ def _plan(schema: Schema) -> list[tuple[str, str, fields.Field, Convert]] | None
         if field.dump_only:
             continue
         attr = field.attribute or name
-        if "." in attr:
+        if "." in attr or field.pre_load or field.post_load:  # value processors: Field.deserialize runs them
             return None
         key = field.data_key if field.data_key is not None else name
         plan.append((key, attr, field, _converter(field)))
@@ -89,47 +100,48 @@ def _plan(schema: Schema) -> list[tuple[str, str, fields.Field, Convert]] | None
 
 
 def _converter(field: fields.Field) -> Convert:
-    """How the fast path loads a present value of ``field``: ``field.deserialize``,
-    or for a nested object or a list the same walk inside."""
-    if field.pre_load or field.post_load:  # value processors: deserialize runs them
+    """How the fast path loads a present, non-null value of ``field``: for a
+    service field (``Direct``) its own loading (``Direct.load_present``), for a
+    nested object or a list the same walk inside, then the field's validators;
+    ``field.deserialize`` for anything else."""
+    if field.pre_load or field.post_load:  # (a list's items) value processors: deserialize runs them
         return field.deserialize
     if isinstance(field, fields.Nested) and not field.many and field.unknown is None:
         inner = loader(field.schema)
         if inner.plan is None:
             return field.deserialize
+        fast = inner.fast
         if isinstance(field, Record):
             make = field.make
-            return _checked(field, lambda raw, key, data: make(inner.fast(raw)))
-        return _checked(field, lambda raw, key, data: inner.fast(raw))
+            return _validated(field, lambda raw, key, data: make(fast(raw)))
+        return _validated(field, lambda raw, key, data: fast(raw))
     if type(field) is fields.List:
         item = _converter(field.inner)
 
         def listed(raw: Any, key: str, data: Any) -> Any:
-            if type(raw) is not list:
+            if type(raw) is not list or None in raw:  # a null item: Field.deserialize decides
                 raise _Slow
             return [item(each, key, data) for each in raw]
 
-        return _checked(field, listed)
+        return _validated(field, listed)
+    if isinstance(field, Direct):
+        return _validated(field, field.load_present)
     return field.deserialize
 
 
-def _checked(field: fields.Field, convert: Convert) -> Convert:
-    """``convert``, with the null handling and the validators ``Field.deserialize``
-    puts around a field's own loading."""
-    allow_none = field.allow_none
+def _validated(field: fields.Field, convert: Convert) -> Convert:
+    """``convert``, then the validators ``Field.deserialize`` runs on its result (none: ``convert`` itself)."""
     validators = field.validators
+    if not validators:
+        return convert
 
-    def checked(raw: Any, key: str, data: Any) -> Any:
-        if raw is None:
-            if allow_none:
-                return None
-            raise _Slow
+    def validated(raw: Any, key: str, data: Any) -> Any:
         value = convert(raw, key, data)
         for validator in validators:
             validator(value)  # marshmallow 4: a validator raises, its return value is ignored
         return value
 
-    return checked
+    return validated
 
 
 _loaders: dict[int, tuple[Schema, _Loader]] = {}

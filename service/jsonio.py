@@ -58,8 +58,11 @@ def loads_request(raw: bytes) -> Any:
     """``orjson.loads(raw)``, or :class:`DuplicateKey` when an object names a key twice
     (orjson, like most parsers, keeps the last value silently), or :class:`TooDeep`.
 
-    The check costs one ``orjson.dumps``, two byte counts and a byte search.  Outside strings a
-    colon only ever ends an object's key, so the colons of ``raw`` are its members
+    The check costs one ``orjson.dumps`` and a comparison: a body written as orjson
+    writes it (compact, as ``JSON.stringify`` and most clients' compact modes write)
+    comes back byte for byte, and then it named no key twice (a repeated key would be
+    missing from ``written``).  Any other body costs two byte counts and a byte search
+    more.  Outside strings a colon only ever ends an object's key, so the colons of ``raw`` are its members
     plus the colons written inside its strings; ``orjson.dumps`` of the parsed value
     writes each kept member once and each string's colons as they are.  The two
     counts differ by the members a repeated key dropped, less the colons a string
@@ -72,7 +75,9 @@ def loads_request(raw: bytes) -> Any:
         written = orjson.dumps(data)
     except orjson.JSONEncodeError:  # deeper than MAX_DEPTH
         raise TooDeep(f"the body nests more than {MAX_DEPTH} levels deep") from None
-    if (b"\\" in raw and b"\\u003" in raw) or raw.count(b":") != written.count(b":"):  # memchr first
+    if written != raw and (  # memcmp first, then memchr
+        (b"\\" in raw and b"\\u003" in raw) or raw.count(b":") != written.count(b":")
+    ):
         path = repeated_key(raw)
         if path is not None:
             raise DuplicateKey(path)

@@ -311,6 +311,27 @@ def test_a_document_without_repeats_loads_as_orjson_loads_it(doc: tuple[bytes, A
         assert loads_request(raw) == orjson.loads(raw)
 
 
+@pytest.mark.parametrize(
+    ("raw", "path"),
+    [
+        (b'{"a":1,"a":1}', ("a",)),  # the same value twice: written back shorter
+        (b'{"trump":{"level":"2","suit":"S","level":"2"},"x":[]}', ("trump", "level")),
+        (b'{"a":[{"b":":","b":":"}]}', ("a", 0, "b")),
+        (b'{"rules":"two-deck","trump":{"level":"2","suit":"S"}}', None),  # written back byte for byte
+        (b'{"k":"\\u003a","k\\u003a":1}', None),
+    ],
+)
+def test_a_compact_body_is_settled_exactly(raw: bytes, path: tuple[Any, ...] | None) -> None:
+    """A body written as orjson writes it (compact) and read back byte for byte names
+    no key twice; one with a repeated key never reads back alike and is still found."""
+    if path is None:
+        assert loads_request(raw) == orjson.loads(raw)
+    else:
+        with pytest.raises(DuplicateKey) as exc:
+            loads_request(raw)
+        assert exc.value.path == path
+
+
 @settings(max_examples=40, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(documents(repeat=True), st.sampled_from(["/v1/follow", "/v1/trick", "/v1/hand", "/v1/bid/resolve"]))
