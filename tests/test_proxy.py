@@ -262,7 +262,10 @@ def test_slow_and_idle_clients_do_not_hold_the_referee(tmp_path: Path) -> None:
               f"nginx RSS (master + worker) peak {max(rss) / 1024:.1f} MiB")
         assert statuses and set(statuses) == {200}, statuses
         assert len(latencies) >= 50
-        assert p95 < 0.100, f"p95 {p95 * 1000:.1f} ms"
+        # A worker held by a slow client would keep a probe waiting for seconds (the proxy's 5 s
+        # header timeout, the workers' 10 s timeout); a busy shared machine adds tens of
+        # milliseconds at most (p95 193 ms seen at load 14 on 2 cores), so the bound is 1 s.
+        assert p95 < 1.0, f"p95 {p95 * 1000:.1f} ms"
         # The header and idle clients were cut off by client_header_timeout (5 s), not held
         # for ever; the body tricklers stay (nginx holds them, not the referee's workers).
         for a in abusers[0], abusers[2]:
