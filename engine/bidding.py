@@ -66,7 +66,17 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
-from engine.cards import BIG_JOKER, JOKERS, RANKS, SMALL_JOKER, card_str, check_copies, rank_of, suit_of
+from engine.cards import (
+    BIG_JOKER,
+    JOKERS,
+    KINDS,
+    RANKS,
+    SMALL_JOKER,
+    card_str,
+    check_copies,
+    rank_of,
+    suit_of,
+)
 from engine.errors import InvalidInput, Problem
 from engine.reasons import Cards, Reason, Seat, Step, reason
 from engine.records import quick_init
@@ -201,16 +211,20 @@ def strength(rules: Rules, cards: Sequence[int]) -> Strength | None:
     return _steps(rules).get((cards[0], len(cards)))
 
 
-# the 13 × 5 trumps (level, suit or None), one object each: what bids declare
+# the 13 × 5 trumps (level, suit or None), one object each: what bids declare, by level and card
 _TRUMPS: dict[tuple[int, int | None], Trump] = {
     (level, suit): Trump(level, suit) for level in range(len(RANKS)) for suit in (0, 1, 2, 3, None)
 }
+_DECLARES: tuple[tuple[Trump, ...], ...] = tuple(
+    tuple(_TRUMPS[level, suit_of(card)] for card in range(KINDS)) for level in range(len(RANKS))
+)
+# the seats as reasons name them, one object each
+SEATS: tuple[Seat, ...] = tuple(Seat(seat) for seat in range(4))
 
 
 def declared_trump(trump_level: int, cards: Sequence[int]) -> Trump:
     """What a bid names: its level card's suit, or no-trump for jokers."""
-    suit = suit_of(cards[0])
-    return _TRUMPS.get((trump_level, suit)) or Trump(trump_level, suit)
+    return _DECLARES[trump_level][cards[0]]
 
 
 def check_bid_cards(rules: Rules, trump_level: int, cards: Sequence[int], path: Path) -> list[Problem]:
@@ -293,25 +307,25 @@ def _decide(
         if step.joker is not None and step.count < rules.no_trump_bid_min_jokers:
             why = reason("bid.too_few_jokers", "opening", cards=shows, n=rules.no_trump_bid_min_jokers, step=step.step)
             return BidVerdict(bid, False, why, step, declares, standing, None)
-        why = reason("bid.opens", seat=Seat(bid.seat), step=step.step, cards=shows, trump=declares)
+        why = reason("bid.opens", seat=SEATS[bid.seat], step=step.step, cards=shows, trump=declares)
         return BidVerdict(bid, True, why, step, declares, bid, declares)
     own = standing.seat == bid.seat
     same_trump = declares == before
     if own and same_trump and not rules.self_reinforce:
-        why = reason("bid.self_reinforce_not_allowed", seat=Seat(bid.seat))
+        why = reason("bid.self_reinforce_not_allowed", seat=SEATS[bid.seat])
     elif own and not same_trump and not rules.self_overturn:
-        why = reason("bid.self_overturn_not_allowed", seat=Seat(bid.seat))
+        why = reason("bid.self_overturn_not_allowed", seat=SEATS[bid.seat])
     elif step.rank <= against.rank:
         code = "bid.equal_strength" if step.rank == against.rank else "bid.weaker"
-        why = reason(code, step=step.step, cards=shows, against=against.step, held_by=Seat(standing.seat))
+        why = reason(code, step=step.step, cards=shows, against=against.step, held_by=SEATS[standing.seat])
     else:
         if own:
             code = "bid.reinforces" if same_trump else "bid.self_overturns"
         else:
             code = "bid.outbids" if same_trump else "bid.overturns"
         why = reason(
-            code, seat=Seat(bid.seat), step=step.step, cards=shows, against=against.step,
-            held_by=Seat(standing.seat), trump=declares,
+            code, seat=SEATS[bid.seat], step=step.step, cards=shows, against=against.step,
+            held_by=SEATS[standing.seat], trump=declares,
         )
         return BidVerdict(bid, True, why, step, declares, bid, declares)
     return BidVerdict(bid, False, why, step, declares, standing, before)
@@ -402,7 +416,7 @@ def resolve_bids(
         if len(kitty) != rules.kitty_size:
             size = f"the kitty holds {rules.kitty_size} cards under these rules, not {len(kitty)}"
             problems.append(Problem(("kitty",), size, code="wrong_kitty_size"))
-        if kitty and max(map(kitty.count, kitty)) > rules.decks:  # check_copies words the excess
+        if len(set(kitty)) < len(kitty) and max(map(kitty.count, kitty)) > rules.decks:  # check_copies words it
             try:
                 check_copies([(("kitty",), kitty)], rules.decks)
             except InvalidInput as exc:
@@ -418,14 +432,16 @@ def resolve_bids(
     standing: Bid | None = None
     against: Strength | None = None
     trump: Trump | None = None
+    first_invalid: int | None = None
     for bid in bids:
         verdict = _decide(rules, steps, trump_level, standing, against, trump, bid)
-        verdicts.append(verdict)
         if verdict.valid:
             standing, against, trump = bid, verdict.strength, verdict.declares
-    first_invalid = next((i for i, verdict in enumerate(verdicts) if not verdict.valid), None)
+        elif first_invalid is None:
+            first_invalid = len(verdicts)
+        verdicts.append(verdict)
     if standing is not None and against is not None and trump is not None:
-        seat, cards = Seat(standing.seat), Cards(standing.cards)
+        seat, cards = SEATS[standing.seat], Cards(standing.cards)
         why = reason("bid.stands", seat=seat, step=against.step, cards=cards, trump=trump)
         return BidSequence(tuple(verdicts), first_invalid, standing, trump, None, why)
     if rules.no_bid_first_hand is NoBidFirstHand.REDEAL:

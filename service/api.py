@@ -108,5 +108,4 @@ def json_response(obj: Any, lang: str | None = None) -> Response:
     With ``lang`` (a catalog tag), also ``Content-Language`` (the tag) and
     ``Vary: Accept-Language`` (``Answer.in_language``).
     """
-    resp = Answer(orjson.dumps(obj, option=OrjsonProvider.option), content_type="application/json")
-    return resp if lang is None else resp.in_language(lang)
+    return Answer.of_json(orjson.dumps(obj, option=OrjsonProvider.option), lang)

@@ -76,8 +76,10 @@ def render(reason: Reason, tag: str) -> str:
     return _word(tag, "reason", reason.key, n if isinstance(n, int) else 1).format_map(fields)
 
 
+@lru_cache(maxsize=1024, typed=True)
 def words(value: Param, tag: str) -> str:
-    """One fact of a reason in the catalog ``tag``."""
+    """One fact of a reason in the catalog ``tag`` (cached: a verdict names a
+    fact of its own beside its reasons, a bid's strength, and the same ones recur)."""
     if isinstance(value, bool):  # pragma: no cover - reasons carry no flags
         raise TypeError("a reason's fact is never a bool")
     if isinstance(value, int):
@@ -103,7 +105,7 @@ def words(value: Param, tag: str) -> str:
     if isinstance(value, Pattern):
         return pattern(value, tag)
     if isinstance(value, Step):
-        return _step(value, tag)
+        return step(value, tag)
     if isinstance(value, Trump):
         return trump(value, tag)
     if isinstance(value, Points):
@@ -181,15 +183,20 @@ def pattern(value: Pattern, tag: str) -> str:
     return _word(tag, "pattern", "step").format(step=value.step, steps=value.steps, shapes=shapes)
 
 
-def _step(value: Step, tag: str) -> str:
+def step(value: Step, tag: str) -> str:
     """A ladder step, by kind and count (``pair of level cards in spades`` / ``两张黑桃级牌``)."""
-    if value.joker is not None:
-        kind = f"joker.{value.joker}"
+    return _step_words(value.count, value.joker, value.suit, tag)
+
+
+@lru_cache(maxsize=128)
+def _step_words(count: int, joker: str | None, suit_: int | None, tag: str) -> str:
+    """``step``'s words, by the step's fields (cached: every bid and fry verdict names
+    its step; a catalog words at most 32 steps, 4 counts of 8 kinds)."""
+    if joker is not None:
+        kind = f"joker.{joker}"
     else:
-        kind = "level" if value.suit is None else "level_suit"
-    return _word(tag, "step", f"{kind}.{value.count}").format(
-        suit="" if value.suit is None else suit(value.suit, tag)
-    )
+        kind = "level" if suit_ is None else "level_suit"
+    return _word(tag, "step", f"{kind}.{count}").format(suit="" if suit_ is None else suit(suit_, tag))
 
 
 def trump(value: Trump, tag: str) -> str:

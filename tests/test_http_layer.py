@@ -55,6 +55,16 @@ def test_json_response_without_a_language_adds_no_language_header() -> None:
     assert _headers(json_response(OBJ)) == _headers(reference_json_response(OBJ))
 
 
+@pytest.mark.parametrize("obj", [{1: "x"}, {"units": [{"cards": ["AS"], (2, 1): "pair"}]}, {"n": {None: 1}}])
+def test_an_answer_with_a_key_that_is_not_a_string_is_refused_not_written(obj: Any) -> None:
+    """Every key of every answer is a string, so answers are written without orjson's
+    OPT_NON_STR_KEYS (service/jsonio.py): a route that made another key fails (a 500
+    in the suite's endpoint tests, and here) rather than answering a key orjson made up."""
+    with pytest.raises(TypeError):
+        json_response(obj, "en")
+    assert json_response({"1": "x"}).get_data() == b'{"1":"x"}'
+
+
 EXPECTED_200_HEADERS = ["Content-Type", "Content-Length", "Content-Language", "Vary", "X-Request-ID",
                         "X-Content-Type-Options"]
 

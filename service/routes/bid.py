@@ -14,7 +14,7 @@ from engine.fry import NO_TRUMP, Fry, FrySequence, FryStep, fry_dealer, judge_fr
 from engine.trump import Trump
 from service.api import json_response, language, load, reason_json, v1
 from service.errors import coded, register_message
-from service.explain import words
+from service.explain import step
 from service.fields import CardsField, Record, RulesField, SeatField, StrictBoolean, TrumpField
 from service.metrics import count_verdict
 from service.render import cards_json
@@ -107,24 +107,22 @@ def _verdict_json(
     already, by id: a standing bid shown again is the same object again."""
     if out is None:
         out = {}
-    declares = _trump_json(verdict.declares)
-    standing = verdict.standing
+    declares, trump, strength, standing = verdict.declares, verdict.trump, verdict.strength, verdict.standing
+    declares_json = None if declares is None else declares.as_json()
     out["valid"] = verdict.valid
     out["reasons"] = [reason_json(verdict.reason, lang)]
-    out["trump"] = declares if verdict.trump is verdict.declares else _trump_json(verdict.trump)
-    out["strength"] = None if verdict.strength is None else _strength_json(verdict.strength, lang)
-    out["declares"] = declares
-    if standing is not None and shown is not None and id(standing) in shown:
-        out["standing"] = shown[id(standing)]
-    else:
-        out["standing"] = _bid_json(standing)
+    out["trump"] = declares_json if trump is declares else _trump_json(trump)
+    out["strength"] = None if strength is None else _strength_json(strength, lang)
+    out["declares"] = declares_json
+    found = None if standing is None or shown is None else shown.get(id(standing))
+    out["standing"] = _bid_json(standing) if found is None else found
     return out
 
 
 def _strength_json(strength: Strength | FryStep, lang: str) -> dict[str, Any]:
     """A step of the bidding or fry ladder: its rank, the ladder's length and its name in ``lang``."""
     out = strength.as_json()
-    out["name"] = words(strength.step, lang)
+    out["name"] = step(strength.step, lang)
     return out
 
 
@@ -156,10 +154,10 @@ def post_bid_resolve() -> Any:
         fried = judge_fries(rules, level, dealer, seq.standing, seq.trump, fries)
     steps = []
     shown: dict[int, Any] = {}  # id of a Bid → its JSON
-    for step in seq.steps:
-        seat, cards = step.bid.seat, cards_json(step.bid.cards)
-        shown[id(step.bid)] = {"seat": seat, "cards": cards}
-        steps.append(_verdict_json(step, lang, {"seat": seat, "cards": cards}, shown))
+    for verdict in seq.steps:
+        seat, cards = verdict.bid.seat, cards_json(verdict.bid.cards)
+        shown[id(verdict.bid)] = {"seat": seat, "cards": cards}
+        steps.append(_verdict_json(verdict, lang, {"seat": seat, "cards": cards}, shown))
     first = None
     if seq.first_invalid is not None:  # its reasons as its step shows them
         index = seq.first_invalid
