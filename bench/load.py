@@ -9,10 +9,32 @@ served by a second gunicorn with the same number of workers and gunicorn's
 defaults otherwise).  Prints requests/s, p50 and p99 per endpoint and every
 ratio against both ceilings, then stops both gunicorns by their PIDs.
 
-The machine may be shared, so both ceilings are measured right before every
-endpoint (a triple: bare, service, endpoint), in ``--rounds`` rounds: a ratio is
-the median of its triples' ratios (the range over the rounds is printed too),
-and the figures are the medians over the rounds.
+How the figures are read (a machine shared with other work moves a single wrk
+run by ±10–20 points, so no figure here is one run):
+
+* Every endpoint is measured in ``--rounds`` triples, each a run of the bare
+  ceiling, of the service's ``/healthz`` and of the endpoint, back to back
+  (``--seconds`` each; the order reversed every other round, so a drift of the
+  machine within a triple favours neither side).  A ratio is computed within
+  each triple, and what is printed is the median over the triples with its
+  interquartile range (``q1–q3``: half the triples fall inside).  Many short
+  triples give a steadier median than a few long ones in the same time.
+* ``bare`` is the req/s ratio to the bare app's ``/healthz``: what issue 22's
+  targets are stated in (≥ 90 % for the service's ``/healthz``, ≥ 65 % for
+  every per-play adjudication).  ``ratio`` is the same against the service's
+  own ``/healthz``.
+* ``cpu`` and ``bare cpu`` are the same ratios read from CPU time instead of
+  req/s: the CPU per request of the server's processes and of wrk, ceiling
+  over endpoint, within each triple.  On two otherwise idle cores it is what
+  the req/s ratio is; it moves less when other processes take CPU time from
+  the run, so it is the figure to compare two runs with; where it and ``bare``
+  disagree by more than their ranges, the machine was busy.
+* p50 and p99 are medians over the rounds of wrk's percentiles.
+* Each server and body is warmed by one unrecorded run first.
+
+``--json PATH`` writes the figures; ``--compare PATH`` (an earlier run's
+``--json``) prints, per row, how far this run's median ratios are from that
+run's: the reproducibility of the figures on this machine.
 
 With ``--vary`` the follow, trick, throw and kitty endpoints are also loaded
 with a different body on every request (64 of each, ``bench.bodies.varied``:
@@ -20,7 +42,8 @@ real moments of whole hands), so the engine's per-hand caches help no more
 than they help a platform asking about a new hand each time; those rows are
 marked "(varied)".
 
-    python bench/load.py [--seconds 3] [--rounds 3] [--connections 8] [--workers N] [--only LABELS] [--vary]
+    python bench/load.py [--seconds 1] [--rounds 7] [--connections 8] [--workers N] [--only LABELS] [--vary]
+                         [--json PATH] [--compare PATH]
 """
 
 from __future__ import annotations
@@ -187,15 +210,30 @@ def median(values: list[float]) -> float:
     return statistics.median(values)
 
 
+def quartiles(values: list[float]) -> tuple[float, float, float]:
+    """First quartile, median and third quartile of ``values`` (all three the value itself for one)."""
+    if len(values) < 2:
+        return values[0], values[0], values[0]
+    q1, q2, q3 = statistics.quantiles(values, n=4, method="inclusive")
+    return q1, q2, q3
+
+
+def cpu_us(run: dict[str, float]) -> float:
+    """CPU per request of one run: the server's processes and wrk's, µs."""
+    return run["server_us"] + run["wrk_us"]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=int, default=3, help="wrk duration of each measurement")
-    parser.add_argument("--rounds", type=int, default=3, help="(bare, ceiling, endpoint) triples per endpoint")
+    parser.add_argument("--seconds", type=int, default=1, help="wrk duration of each measurement")
+    parser.add_argument("--rounds", type=int, default=7, help="(bare, ceiling, endpoint) triples per endpoint")
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--workers", type=int, default=None, help="default: gunicorn.conf.py's")
     parser.add_argument("--only", default=None, help="comma-separated label prefixes of bench/bodies.py")
     parser.add_argument("--vary", action="store_true", help="also load follow/trick/throw/kitty with varied bodies")
     parser.add_argument("--vary-count", type=int, default=12000, help="distinct bodies per varied endpoint")
+    parser.add_argument("--json", default=None, help="write the figures to this file")
+    parser.add_argument("--compare", default=None, help="an earlier run's --json: print how far the ratios moved")
     args = parser.parse_args()
     if not shutil.which("wrk"):
         raise SystemExit("wrk is not installed (apt-get install wrk)")
@@ -208,6 +246,9 @@ def main() -> None:
             label = f"POST {path} (varied)"
             if not wanted or any(label.startswith(w) for w in wanted):
                 bodies[label] = (path, varied(path, args.vary_count))
+    runs_total = len(bodies) * 3 * args.rounds + len(bodies) + 2
+    print(f"{runs_total} wrk runs of {args.seconds} s: about {runs_total * (args.seconds + 0.3) / 60:.1f} min",
+          file=sys.stderr)
     port = free_port()
     proc = start_gunicorn(port, args.workers)
     base = f"http://127.0.0.1:{port}"
@@ -219,12 +260,14 @@ def main() -> None:
         proc.send_signal(signal.SIGTERM)
         proc.wait(timeout=30)
         raise
+    bare_url, top_url = f"http://127.0.0.1:{bare_port}/healthz", base + "/healthz"
     ceiling: list[dict[str, float]] = []
     bare_runs: list[dict[str, float]] = []
     runs: dict[str, list[dict[str, float]]] = {name: [] for name in bodies}
-    ratios: dict[str, list[float]] = {name: [] for name in bodies}
-    bare_ratios: dict[str, list[float]] = {name: [] for name in bodies}
-    ceiling_bare_ratios: list[float] = []
+    # per endpoint, one value per triple: req/s and CPU ratios to the service's /healthz and to the bare app's
+    ratios: dict[str, dict[str, list[float]]] = {
+        name: {"ratio": [], "bare": [], "cpu": [], "bare cpu": []} for name in [*bodies, "ceiling"]
+    }
     sent = {name: 0 for name in bodies}  # varied bodies: where the next run starts
     try:
         for path, body in bodies.values():  # every body must be a 200 before we time it
@@ -234,50 +277,69 @@ def main() -> None:
                 req = urllib.request.Request(base + path, data=json.dumps(one).encode(),
                                              headers={"Content-Type": "application/json"})
                 urllib.request.urlopen(req, timeout=5).read()
-        for _ in range(args.rounds):
+        # warm-up, unrecorded: each server, then each body (the workers' caches, the kernel's sockets)
+        run_wrk(bare_url, None, 1, args.connections, bare.pid)
+        run_wrk(top_url, None, 1, args.connections, proc.pid)
+        for name, (path, body) in bodies.items():
+            sent[name] += int(run_wrk(base + path, body, 1, args.connections, proc.pid, sent[name])["done"])
+        for round_no in range(args.rounds):
             for name, (path, body) in bodies.items():
-                low = run_wrk(f"http://127.0.0.1:{bare_port}/healthz", None, args.seconds, args.connections, bare.pid)
-                top = run_wrk(base + "/healthz", None, args.seconds, args.connections, proc.pid)
-                got = run_wrk(base + path, body, args.seconds, args.connections, proc.pid, sent[name])
-                sent[name] += int(got["done"])
+                order = ("bare", "top", "got") if round_no % 2 == 0 else ("got", "top", "bare")
+                triple: dict[str, dict[str, float]] = {}
+                for which in order:
+                    if which == "bare":
+                        triple[which] = run_wrk(bare_url, None, args.seconds, args.connections, bare.pid)
+                    elif which == "top":
+                        triple[which] = run_wrk(top_url, None, args.seconds, args.connections, proc.pid)
+                    else:
+                        triple[which] = run_wrk(base + path, body, args.seconds, args.connections, proc.pid, sent[name])
+                        sent[name] += int(triple[which]["done"])
+                low, top, got = triple["bare"], triple["top"], triple["got"]
                 bare_runs.append(low)
                 ceiling.append(top)
                 runs[name].append(got)
-                ratios[name].append(got["rps"] / top["rps"])
-                bare_ratios[name].append(got["rps"] / low["rps"])
-                ceiling_bare_ratios.append(top["rps"] / low["rps"])
+                for key, one, other in (("ratio", got, top), ("bare", got, low), ("ceiling", top, low)):
+                    into = ratios["ceiling"] if key == "ceiling" else ratios[name]
+                    kind = "bare" if key == "ceiling" else key
+                    into[kind].append(one["rps"] / other["rps"])
+                    into["bare cpu" if kind == "bare" else "cpu"].append(cpu_us(other) / cpu_us(one))
     finally:
         for server in (proc, bare):
             server.send_signal(signal.SIGTERM)
         for server in (proc, bare):
             server.wait(timeout=30)
     print(f"gunicorn workers: {workers} (the service and the bare app alike); wrk -t2 -c{args.connections}, "
-          f"{args.seconds} s per measurement, {args.rounds} rounds of (bare, ceiling, endpoint) triples; "
-          "figures are medians over the rounds")
-    print("ratio: req/s over the service's /healthz in the same triple; bare: over the bare Flask app's /healthz "
-          "(bench/bare.py); cpu ratio: (server + wrk CPU per request) of the service's /healthz over the "
-          "endpoint's, what the req/s ratio is on two otherwise idle cores; bare cpu: the same against the bare app's")
-    print(f"{'endpoint':44} {'req/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'ratio':>6} {'range':>9} "
-          f"{'bare':>6} {'range':>9} {'server µs':>9} {'wrk µs':>7} {'cpu ratio':>9} {'bare cpu':>8} {'non-2xx':>7}")
-    top_cpu = median([x["server_us"] + x["wrk_us"] for x in ceiling])
-    bare_cpu = median([x["server_us"] + x["wrk_us"] for x in bare_runs])
+          f"{args.seconds} s per measurement, {args.rounds} rounds of (bare, ceiling, endpoint) triples "
+          "(order reversed every other round)")
+    print("bare: req/s over the bare Flask app's /healthz (bench/bare.py) in the same triple; ratio: over the "
+          "service's /healthz; bare cpu, cpu: the same from (server + wrk) CPU per request, ceiling over endpoint; "
+          "each the median over the triples with its interquartile range; req/s, p50, p99, µs: medians over the runs")
+    print(f"{'endpoint':44} {'req/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'bare':>5} {'q1–q3':>9} {'bare cpu':>8} "
+          f"{'q1–q3':>9} {'ratio':>6} {'q1–q3':>9} {'cpu':>5} {'q1–q3':>9} {'server µs':>9} {'wrk µs':>7} "
+          f"{'non-2xx':>7}")
+    figures: dict[str, dict[str, float]] = {}
 
-    def span(rat: list[float] | None) -> str:
-        if not rat:
-            return f"{'':6} {'':>9}"
-        return f"{median(rat):6.0%} {f'{min(rat):.0%}–{max(rat):.0%}':>9}"
+    def span(values: list[float], width: int) -> str:
+        if not values:
+            return f"{'':>{width}} {'':>9}"
+        q1, q2, q3 = quartiles(values)
+        return f"{q2:{width}.0%} {f'{q1:.0%}–{q3:.0%}':>9}"
 
-    def row(name: str, rs: list[dict[str, float]], rat: list[float] | None, bare_rat: list[float] | None) -> None:
+    def row(name: str, rs: list[dict[str, float]], rat: dict[str, list[float]] | None) -> None:
         r = {k: median([x[k] for x in rs]) for k in ("rps", "p50", "p99", "server_us", "wrk_us")}
         errors = sum(x["errors"] for x in rs)
-        own = median([x["server_us"] + x["wrk_us"] for x in rs])
-        print(f"{name:44} {r['rps']:7.0f} {r['p50']:7.2f} {r['p99']:7.2f} {span(rat)} {span(bare_rat)} "
-              f"{r['server_us']:9.0f} {r['wrk_us']:7.0f} {top_cpu / own:9.0%} {bare_cpu / own:8.0%} {errors:7.0f}")
+        rat = rat or {"ratio": [], "bare": [], "cpu": [], "bare cpu": []}
+        print(f"{name:44} {r['rps']:7.0f} {r['p50']:7.2f} {r['p99']:7.2f} {span(rat['bare'], 5)} "
+              f"{span(rat['bare cpu'], 8)} {span(rat['ratio'], 6)} {span(rat['cpu'], 5)} "
+              f"{r['server_us']:9.0f} {r['wrk_us']:7.0f} {errors:7.0f}")
+        figures[name] = {**r, "errors": errors, **{k: median(v) for k, v in rat.items() if v},
+                         **{f"{k} q1": quartiles(v)[0] for k, v in rat.items() if v},
+                         **{f"{k} q3": quartiles(v)[2] for k, v in rat.items() if v}}
 
-    row("GET /healthz (bare Flask, bench/bare.py)", bare_runs, None, None)
-    row("GET /healthz (ceiling)", ceiling, None, ceiling_bare_ratios)
+    row("GET /healthz (bare Flask, bench/bare.py)", bare_runs, None)
+    row("GET /healthz (ceiling)", ceiling, ratios["ceiling"])
     for name in bodies:
-        row(name, runs[name], ratios[name], bare_ratios[name])
+        row(name, runs[name], ratios[name])
     top_server = median([x["server_us"] for x in ceiling])
     for name, (path, body) in bodies.items():
         if path == "/v1/hand" and isinstance(body, dict):  # a whole hand: its cost per trick, for scale
@@ -291,6 +353,33 @@ def main() -> None:
             repeats = max(0, sent[name] - len(body))
             print(f"{name}: {sent[name]} requests over {len(body)} distinct bodies"
                   + (f" ({repeats} repeats: raise --vary-count)" if repeats else ", none repeated"))
+    if args.json:
+        Path(args.json).write_text(json.dumps({
+            "connections": args.connections, "seconds": args.seconds, "rounds": args.rounds, "workers": workers,
+            "rows": figures,
+        }, indent=1), encoding="utf-8")
+    if args.compare:
+        compare(json.loads(Path(args.compare).read_text(encoding="utf-8"))["rows"], figures, args.compare)
+
+
+def compare(old: dict[str, dict[str, float]], new: dict[str, dict[str, float]], source: str) -> None:
+    """Per row both runs have: each median ratio of ``source``'s run and of this one, and the
+    difference in points (this run's minus that run's)."""
+    print(f"against {source}: median ratios there → here (points)")
+    keys = ("bare", "bare cpu", "ratio", "cpu")
+    print(f"{'endpoint':44} " + " ".join(f"{k:>18}" for k in keys))
+    for name, here in new.items():
+        there = old.get(name)
+        if there is None:
+            continue
+        cells = []
+        for k in keys:
+            if k in here and k in there:
+                cells.append(f"{f'{there[k]:.0%} → {here[k]:.0%} ({(here[k] - there[k]) * 100:+.0f})':>18}")
+            else:
+                cells.append(f"{'':>18}")
+        print(f"{name:44} " + " ".join(cells))
+
 
 if __name__ == "__main__":
     main()

@@ -295,14 +295,31 @@ _NO_STRUCTURE: dict[str, Any] = {
 @quick_init
 @dataclass(frozen=True, slots=True)
 class FollowVerdict:
-    """The verdict on one follow (``legal`` is None when no play was given)."""
+    """The verdict on one follow (``legal`` is None when no play was given).
+    Compared by its ruling: the follower's ``hand`` (as bytes) and the trump
+    ``order`` only complete the example when it is read."""
 
     legal: bool | None
     required: Requirement
     reasons: tuple[Reason, ...]
-    example: tuple[int, ...]
+    suit_example: tuple[int, ...]  # the example's cards of the led suit, high → low
     lead_units: tuple[Unit, ...]
     reached: Structure | None  # what the play's suit cards form, when judged on structure
+    hand: bytes = field(compare=False, repr=False)
+    order: TrumpOrder = field(compare=False, repr=False)
+
+    @property
+    def example(self) -> tuple[int, ...]:
+        """A legal play, high → low: the obligation's cards of the led suit and, when
+        the hand is short of the suit, its lowest other cards (worked out when read:
+        a trick's verdict never reads it)."""
+        example, n = self.suit_example, self.required.lead_cards
+        if len(example) == n:
+            return example
+        order = self.order
+        places, by_place = _lowest_first(order, self.required.suit)
+        rest = sorted(self.hand.translate(places))[: n - len(example)]
+        return tuple(order.sorted([*example, *[by_place[p] for p in rest]]))
 
 
 # --- what a set of suit cards reaches ------------------------------------------------------
@@ -448,38 +465,35 @@ def judge_follow(follow: Follow) -> FollowVerdict:
     [{'shapes': [{'width': 2, 'length': 2, 'count': 1}, {'width': 2, 'length': 1, 'count': 1}],
       'singles': 0}]
     """
-    led, hand, play, rules = follow.lead, follow.hand, follow.play, follow.rules
-    form, lay, lead_units = led.form, led.view, led.units
+    led, play, rules = follow.lead, follow.play, follow.rules
+    form, lay = led.form, led.view
     order = lay.order
     suit, n = form.suit, form.cards
-    held = bytes(hand)
+    held = bytes(follow.hand)
     counts = lay.counts_in(held)
     owes = suit_view(order, suit, True) if rules.protect_longer_tuples else lay
     req, example, units = _obligation_for(form, owes, counts, rules.follow_draw)
-    charge(units)  # found in the cache or not: the budget sees the same work (engine.budget)
-    if len(example) < n:  # short of the suit: the lowest other cards complete it
-        places, by_place = _lowest_first(order, suit)
-        rest = sorted(held.translate(places))[: n - len(example)]
-        example = tuple(order.sorted([*example, *[by_place[p] for p in rest]]))
+    if units:  # found in the cache or not: the budget sees the same work (engine.budget)
+        charge(units)
     if play is None:
-        return FollowVerdict(None, req, (), example, lead_units, None)
-    suit_of = order.suit
-    in_suit = [c for c in play if suit_of[c] == suit]
-    if len(in_suit) < req.cards:  # too few of the led suit (form ``all``: the hand held no more than led)
-        got = len(in_suit)
+        return FollowVerdict(None, req, (), example, led.units, None, held, order)
+    played = lay.counts_in(play)  # the play's cards of the led suit
+    got = sum(played)
+    if got < req.cards:  # too few of the led suit (form ``all``: the hand held no more than led)
         why = (
             reason("follow.must_follow_suit", "all", suit=Suit(suit), n=req.held, led=n, got=got)
             if req.held <= n
             else reason("follow.must_follow_suit", suit=Suit(suit), held=req.held, n=n, got=got)
         )
-        return FollowVerdict(False, req, (why,), example, lead_units, None)
+        return FollowVerdict(False, req, (why,), example, led.units, None, held, order)
     owed = req.structure
     if owed is None:
-        return FollowVerdict(True, req, (), example, lead_units, None)
-    reached, units = _reached(form, lay, lay.counts(in_suit))
-    charge(units)
+        return FollowVerdict(True, req, (), example, led.units, None, held, order)
+    reached, units = _reached(form, lay, played)
+    if units:
+        charge(units)
     reasons = owed.shortfall(reached, form)
-    return FollowVerdict(not reasons, req, reasons, example, lead_units, reached)
+    return FollowVerdict(not reasons, req, reasons, example, led.units, reached, held, order)
 
 
 @lru_cache(maxsize=4096)

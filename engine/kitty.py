@@ -38,7 +38,7 @@ from engine.reasons import Cards, Param, Reason, Seat, Side, reason
 from engine.records import quick_init
 from engine.rules import KittyMultiplier, Rules
 from engine.shapes import Shape
-from engine.trick import check_trick, resolve_trick
+from engine.trick import check_trick, trick_winner
 from engine.trump import TRUMP, Trump, TrumpOrder, trump_order
 from engine.units import Unit
 
@@ -333,7 +333,7 @@ def check_kitty_trick(
     kitty: Sequence[int] = (), *, defender_points: int | None = None,
 ) -> Kitty:
     """The ``Kitty`` to judge from the whole last trick (plays in playing order from
-    ``leader``): the trick engine names the winner (``resolve_trick``), and whether
+    ``leader``): the trick engine names the winner (``trick_winner``), and whether
     it won with trumps is read off the winning play; the copies of each card are
     counted once, across the kitty and the trick.  Error paths are relative to the
     request root (``last_trick/plays/i/j``)."""
@@ -342,11 +342,10 @@ def check_kitty_trick(
         played = [(("last_trick", "plays", i), p) for i, p in enumerate(plays)]
         check_copies([(("kitty",), kitty), *played], rules.decks)
     try:
-        trick = resolve_trick(check_trick(leader, plays, order, rules, copies=False))
+        winner, lead_units = trick_winner(check_trick(leader, plays, order, rules, copies=False))
     except InvalidInput as exc:
         raise exc.under("last_trick") from None
-    winner = trick.winner
     return _checked(
         rules, order, dealer, plays[0], winner, kitty, defender_points, ("last_trick", "plays", 0),
-        played_with_trumps(plays[(winner - leader) % 4], order), trick.lead_units,
+        played_with_trumps(plays[(winner - leader) % 4], order), lead_units,
     )

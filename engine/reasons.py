@@ -121,15 +121,18 @@ Param = Union[
 own way."""
 
 
-@quick_init  # every verdict makes reasons: engine.records
-@dataclass(frozen=True, slots=True)
-class Reason:
+class Reason(NamedTuple):
     """``code`` is stable snake_case with a dotted area (``follow.must_play_pair``);
-    ``params`` name the facts, in a fixed order; ``form`` (docs above) a wording."""
+    ``params`` name the facts, in a fixed order; ``form`` (docs above) a wording.
+
+    A tuple, like the facts: the service keys its wording of a reason on the
+    reason's value (service/explain.py), and a tuple's hash and equality are
+    the interpreter's own, for the reason and every tuple fact in it."""
 
     code: str
     params: tuple[tuple[str, Param], ...] = ()
     form: str = ""
+    kind: str = "reason"
 
     @property
     def key(self) -> str:

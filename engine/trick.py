@@ -35,12 +35,11 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import chain
 
 from engine.cards import card_str, check_copies, total_points, within_copies
 from engine.errors import InvalidInput, Problem
 from engine.follow import Follow, judge_follow
-from engine.lead import LeadForm, lead_of
+from engine.lead import Lead, LeadForm, lead_of
 from engine.reasons import Reason, Seat, Suit, reason
 from engine.records import quick_init
 from engine.rules import RuffShape, Rules, ThrowComparison
@@ -90,10 +89,12 @@ class _Measure:
     wins), its strongest arrangement's units and its strength: ``value`` (largest_unit
     and any single-unit lead: its strongest key on the lead's largest shape;
     highest_card: (trumps a plain lead, highest power)) or ``groups`` (all_units,
-    dominance: per arrangement, its keys per lead shape, strongest first)."""
+    dominance: per arrangement, its keys per lead shape, strongest first); and
+    its ``points`` (every 5, 10 and K in it)."""
 
     cards: tuple[int, ...]
     role: str
+    points: int
     units: tuple[Unit, ...] | None
     value: tuple[int, ...] = ()
     groups: tuple[Groups, ...] = ()
@@ -173,22 +174,23 @@ def _measure(
     into exactly the lead's units), ``wider_shape_beats``, the decks and the comparison ``mode``."""
     suit_of, led = order.suit, form.suit
     shown = cards if len(cards) == 1 else tuple(order.sorted(cards))
+    points = total_points(cards)
     suit = suit_of[cards[0]]
     if any(suit_of[c] != suit for c in cards) or (suit != led and (suit != TRUMP or led == TRUMP)):
-        return _Measure(shown, "discard", None)
+        return _Measure(shown, "discard", points, None)
     role = "follow" if suit == led else "ruff"
     exact = ruff is RuffShape.EXACT and role == "ruff"
     found = _arrangements(cards, form.shapes, led, order, wider, decks)
     if not found or (exact and sorted(unit_shapes(decompose(cards, order))) != sorted(form.shapes)):
-        return _Measure(shown, "discard" if role == "ruff" else role, None)
+        return _Measure(shown, "discard" if role == "ruff" else role, points, None)
     largest = form.largest
     tops = [max([keys[i] for i in largest]) for _, keys, _ in found]
     best = max(range(len(found)), key=lambda a: (tops[a], sorted(found[a][1], reverse=True)))
     if mode in _BY_UNITS:
-        return _Measure(shown, role, found[best][0], groups=tuple(groups for _, _, groups in found))
+        return _Measure(shown, role, points, found[best][0], groups=tuple(groups for _, _, groups in found))
     if mode is ThrowComparison.HIGHEST_CARD:
-        return _Measure(shown, role, found[best][0], (int(suit != led), max([order.power[c] for c in cards])))
-    return _Measure(shown, role, found[best][0], max(tops))
+        return _Measure(shown, role, points, found[best][0], (int(suit != led), max([order.power[c] for c in cards])))
+    return _Measure(shown, role, points, found[best][0], max(tops))
 
 
 # the comparisons that pair the units of both plays (``_Measure.groups``)
@@ -324,11 +326,43 @@ def _play_reasons(
 _THROW_NOT_JUDGED = reason("trick.throw_not_judged")
 
 
+Contest = tuple[Lead, ThrowComparison, list[_Measure], list[bool], int]
+
+
+def _contest(trick: Trick) -> Contest:
+    """Who beats whom in ``trick`` (docs/rules.md §6), the one place the winner is
+    decided: its lead, the comparison ``mode`` between plays, every play's measure
+    in playing order, whether each beat the best play before it, the winner's seat."""
+    leader, plays, order, rules = trick.leader, trick.plays, trick.order, trick.rules
+    lead = lead_of(tuple(sorted(plays[0])), order, rules.follow_patterns, rules.follow_tractors)
+    form = lead.form
+    mode = ThrowComparison.LARGEST_UNIT if form.single else rules.throw_comparison
+    options = (order, rules.ruff_shape, rules.wider_shape_beats, rules.decks, mode)
+    best = _measure(lead.cards, form, *options)  # the lead stands first
+    measures, wins, winner = [best], [False], leader
+    for i in range(1, len(plays)):
+        measure = _measure(tuple(sorted(plays[i])), form, *options)
+        won = measure.units is not None and _beats(measure, best, mode)
+        if won:
+            best, winner = measure, (leader + i) % 4
+        measures.append(measure)
+        wins.append(won)
+    return lead, mode, measures, wins, winner
+
+
+def trick_winner(trick: Trick) -> tuple[int, tuple[Unit, ...]]:
+    """The seat that wins ``trick`` and its lead's units (docs/rules.md §6), without
+    the verdict on each play: what the kitty (``engine.kitty.check_kitty_trick``) reads."""
+    lead, _, _, _, winner = _contest(trick)
+    return winner, lead.units
+
+
 def resolve_trick(trick: Trick) -> TrickResult:
     """Resolve a trick (docs/rules.md §6): its winner, points and a verdict per
     play; with the trick's ``hands`` every follow is also judged
-    (``engine.follow.judge_follow``).  The one entry point of the rule: the
-    service, the kitty (``engine.kitty.check_kitty_trick``) and the audit call it.
+    (``engine.follow.judge_follow``).  The one entry point of the rule for a
+    verdict per play: the service and the audit call it (the kitty reads only
+    ``trick_winner``).
 
     >>> from engine.rules import preset
     >>> from engine.trump import Trump, trump_order
@@ -341,32 +375,28 @@ def resolve_trick(trick: Trick) -> TrickResult:
     >>> t.winner, t.points, [p.role for p in t.plays]
     (3, 30, ['lead', 'ruff', 'follow', 'ruff'])
     """
-    leader, plays, order, rules, hands = trick.leader, trick.plays, trick.order, trick.rules, trick.hands
-    lead = lead_of(tuple(sorted(plays[0])), order, rules.follow_patterns, rules.follow_tractors)
+    leader, plays, rules, hands = trick.leader, trick.plays, trick.rules, trick.hands
+    lead, mode, measures, wins, winner = _contest(trick)
     form = lead.form
-    mode = ThrowComparison.LARGEST_UNIT if form.single else rules.throw_comparison
-    options = (order, rules.ruff_shape, rules.wider_shape_beats, rules.decks, mode)
-    best: _Measure | None = None
     best_seat = leader  # the seat of the best play so far
+    points = 0
     verdicts: list[PlayVerdict] = []
-    for i, play in enumerate(plays):
+    for i, (measure, won) in enumerate(zip(measures, wins, strict=True)):
         seat = (leader + i) % 4
-        measure = _measure(tuple(sorted(play)), form, *options)
         matched = measure.units is not None
-        won = i > 0 and matched and (best is None or _beats(measure, best, mode))
         role = "lead" if i == 0 else measure.role
         reasons = _play_reasons(role, form, seat, matched, won, best_seat, mode)
         legal: bool | None = None
         if hands is not None and seat in hands:
             if i > 0:
-                follow = judge_follow(Follow(lead, hands[seat], play, rules))
+                follow = judge_follow(Follow(lead, hands[seat], plays[i], rules))
                 legal, reasons = follow.legal, reasons + follow.reasons
             elif form.single:
                 legal = True
             else:
                 reasons += (_THROW_NOT_JUDGED,)
         verdicts.append(PlayVerdict(seat, measure.cards, role, won, legal, reasons, measure.units))
-        if i == 0 or won:
-            best, best_seat = measure, seat
-    points = total_points(chain.from_iterable(plays))
-    return TrickResult(leader, form.suit, lead.units, best_seat, points, tuple(verdicts))
+        points += measure.points
+        if won:
+            best_seat = seat
+    return TrickResult(leader, form.suit, lead.units, winner, points, tuple(verdicts))

@@ -47,6 +47,20 @@ class Answer(Response):
                 return self.headers
         return super().get_wsgi_headers(environ)
 
+    @classmethod
+    def of_json(cls, body: bytes, lang: str | None = None) -> Answer:
+        """A new 200 of JSON bytes: ``cls(body, content_type="application/json")``,
+        then with ``lang`` :meth:`in_language`, with the same headers in the
+        same order (tests/test_http_layer.py).  The body is given as the
+        documented ``response`` list and its ``Content-Length`` added, where
+        ``set_data`` would first look for an earlier ``Content-Length`` in the
+        new list (a fifth of the cost of building the answer)."""
+        answer = cls(None, content_type="application/json")
+        answer.response = [body]
+        headers = answer.headers
+        headers.add("Content-Length", str(len(body)))
+        return answer if lang is None else answer.in_language(lang)
+
     def in_language(self, lang: str) -> Answer:
         """This new answer, worded in ``lang`` (a catalog tag): ``Content-Language``
         and ``Vary: Accept-Language`` added at once (a new answer has neither, so

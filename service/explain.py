@@ -76,8 +76,10 @@ def render(reason: Reason, tag: str) -> str:
     return _word(tag, "reason", reason.key, n if isinstance(n, int) else 1).format_map(fields)
 
 
+@lru_cache(maxsize=1024, typed=True)
 def words(value: Param, tag: str) -> str:
-    """One fact of a reason in the catalog ``tag``."""
+    """One fact of a reason in the catalog ``tag`` (cached: a verdict names a
+    fact of its own beside its reasons, a bid's strength, and the same ones recur)."""
     if isinstance(value, bool):  # pragma: no cover - reasons carry no flags
         raise TypeError("a reason's fact is never a bool")
     if isinstance(value, int):

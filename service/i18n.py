@@ -136,10 +136,12 @@ def text(tag: str, context: str, key: str, params: Mapping[str, object] | None =
     return None
 
 
+@lru_cache(maxsize=4096)
 def template(tag: str, context: str, key: str, n: int = 1) -> str | None:
     """The catalog text for ``(context, key)`` in ``tag`` (else English), unformatted;
     a message with plural forms in the form the catalog's plural rule picks for
-    ``n``.  None when no catalog has it."""
+    ``n``.  None when no catalog has it.  Cached: the catalogs are read once, at
+    import, so each (language, context, key, count) is looked up once."""
     for lang in (tag, DEFAULT):
         if (context, key) in KEYS[lang]:
             translations = CATALOGS[lang][1]

@@ -39,7 +39,7 @@ from prometheus_client import (
     Histogram,
     start_http_server,
 )
-from prometheus_client.core import CounterMetricFamily, Metric
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily, Metric
 from prometheus_client.exposition import choose_encoder
 from prometheus_client.mmap_dict import MmapedDict
 from prometheus_client.multiprocess import MultiProcessCollector, mark_process_dead
@@ -84,28 +84,21 @@ VERDICTS = Counter(
 )
 
 
-@cache
-def _worker_requests() -> Gauge:
-    """Requests this process has served; one sample per live process (``pid``).
-
-    Made on first use, so a gunicorn master that preloads the app but serves
-    nothing does not show up as an idle worker; the worker's build info is
-    published at the same moment.
-    """
-    publish_build_info()
-    return Gauge(
-        "referee_worker_requests",
-        "Requests served by each live worker process (label pid under gunicorn).",
-        multiprocess_mode="liveall",
-    )
+WORKER_REQUESTS = (
+    "referee_worker_requests",
+    "Requests served by each live worker process (label pid under gunicorn).",
+)
+"""The per-worker request gauge's name and help: a scrape reads it from each live
+worker's latency histogram (:func:`worker_requests`), no value written per request."""
 
 
 @cache
 def publish_build_info() -> None:
     """``referee_build_info{version, commit} 1``: what this process runs (the
-    commit ``unknown`` when service.build cannot tell).  Once per process, from
-    a worker (never the preloading master): ``livemax`` merges the live
-    workers' samples into one and a dead worker's file goes with it."""
+    commit ``unknown`` when service.build cannot tell).  Once per process, at
+    its first answered request (:func:`observe`), so a gunicorn master that
+    preloads the app but serves nothing does not publish it: ``livemax`` merges
+    the live workers' samples into one and a dead worker's file goes with it."""
     from service.build import git_commit, package_version
 
     Gauge(
@@ -187,12 +180,42 @@ def _route(labels: dict[str, str]) -> tuple[str, ...]:
     return tuple(labels[name] for name in ROUTE_LABELS)
 
 
+def worker_requests(counts: dict[str, float]) -> GaugeMetricFamily | None:
+    """``referee_worker_requests``, the requests each live worker has served,
+    from ``counts`` (the ``_count`` samples of a worker's latency histogram,
+    summed, by worker pid; the key ``""``: this process, outside gunicorn, no
+    ``pid`` label); None when no worker has served a request yet.
+
+    Every answered request is observed once by the histogram of the process
+    that served it, so its count is what a gauge of the worker's own, set on
+    every request, held (issue 22: one more value written to the metrics files
+    on every request, ~9,000 instructions and one ``getpid`` system call); a
+    scrape reads the same gauge as before: its name, help, ``pid`` label and
+    values, a live worker only (a dead worker's histogram file is folded into
+    the archive, :func:`archive_dead_worker`).
+    """
+    if not counts:
+        return None
+    per_worker = "" not in counts
+    family = GaugeMetricFamily(*WORKER_REQUESTS, labels=("pid",) if per_worker else None)
+    for pid, count in sorted(counts.items()):
+        family.add_metric((pid,) if per_worker else (), count)
+    return family
+
+
+def _count(family: Metric) -> float:
+    return sum(s.value for s in family.samples if s.name == f"{LATENCY_NAME}_count")
+
+
 class RequestCounts(Collector):
-    """The request counter of this process's histogram (:func:`with_request_counts`),
-    for a registry without the multiprocess files."""
+    """The request counter and the worker gauge of this process's histogram
+    (:func:`with_request_counts`, :func:`worker_requests`), for a registry
+    without the multiprocess files."""
 
     def collect(self) -> list[Metric]:
-        return with_request_counts(LATENCY.collect())[:1]
+        counter, latency = with_request_counts(LATENCY.collect())
+        served = worker_requests({"": _count(latency)} if counter.samples else {})
+        return [counter] if served is None else [counter, served]
 
     def describe(self) -> list[Metric]:
         return [CounterMetricFamily(*REQUESTS, labels=ROUTE_LABELS)]
@@ -202,23 +225,37 @@ REGISTRY.register(RequestCounts())
 
 
 class MergedFiles(Collector):
-    """The workers' metrics files, merged, and the request counter they imply
-    (:func:`with_request_counts`); read again when a file vanishes mid-read (a dead
-    worker's counts folded into the archive, :func:`archive_dead_worker`)."""
+    """The workers' metrics files, merged, the request counter they imply
+    (:func:`with_request_counts`) and each live worker's requests
+    (:func:`worker_requests`, from its own histogram file); read again when a
+    file vanishes mid-read (a dead worker's counts folded into the archive,
+    :func:`archive_dead_worker`)."""
 
     def __init__(self, path: str) -> None:
+        self._path = path
         self._files = MultiProcessCollector(None, path)  # None: not registered anywhere
 
     def collect(self) -> list[Metric]:
         for attempt in range(3):
             try:
-                families = list(self._files.collect())
+                families = with_request_counts(self._files.collect())
+                served = worker_requests(self._worker_counts())
             except FileNotFoundError:
                 if attempt == 2:
                     raise
             else:
-                return with_request_counts(families)
+                return families if served is None else [*families, served]
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _worker_counts(self) -> dict[str, float]:
+        """Requests per live worker pid: the ``_count`` of its histogram file."""
+        counts: dict[str, float] = {}
+        for path in glob.glob(os.path.join(self._path, "histogram_*.db")):
+            pid = os.path.basename(path)[len("histogram_"):-len(".db")]
+            if pid.isdigit():  # not the archive of the dead workers
+                latency = [f for f in MultiProcessCollector.merge([path]) if f.name == LATENCY_NAME]
+                counts[pid] = sum(_count(f) for f in latency)
+        return counts
 
 
 def registry() -> CollectorRegistry:
@@ -245,10 +282,9 @@ def serve(host: str, port: int) -> Any:
     return server
 
 
-# (route, method, status) → the metric objects one such request updates, resolved once:
-# its histogram child (``labels()`` takes a lock and builds the label tuple on every
-# call) and this process's request gauge
-_children: dict[tuple[str | None, str, int], tuple[Any, Any]] = {}
+# (route, method, status) → its histogram child, resolved once (``labels()`` takes a
+# lock and builds the label tuple on every call)
+_children: dict[tuple[str | None, str, int], Any] = {}
 
 
 def observe(route: str | None, method: str, status: int, seconds: float) -> None:
@@ -256,13 +292,12 @@ def observe(route: str | None, method: str, status: int, seconds: float) -> None
     its method, its status and how long it took (service.scope calls it once a
     request is answered)."""
     key = (route, method if method in METHODS else "OTHER", status)
-    children = _children.get(key)
-    if children is None:  # label sets are bounded: routes x methods x statuses
+    latency = _children.get(key)
+    if latency is None:  # label sets are bounded: routes x methods x statuses
+        publish_build_info()
         labels = (UNMATCHED if route is None else route, key[1], str(status))
-        children = _children[key] = (LATENCY.labels(*labels), _worker_requests())
-    latency, served = children
+        latency = _children[key] = LATENCY.labels(*labels)
     latency.observe(seconds)
-    served.inc()
 
 
 # --- gunicorn master side (called from gunicorn.conf.py hooks) ---------------

@@ -7,6 +7,8 @@ and language() its Accept-Language choice, each with fewer proxy look-ups."""
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -55,6 +57,16 @@ def test_json_response_without_a_language_adds_no_language_header() -> None:
     assert _headers(json_response(OBJ)) == _headers(reference_json_response(OBJ))
 
 
+@pytest.mark.parametrize("obj", [{1: "x"}, {"units": [{"cards": ["AS"], (2, 1): "pair"}]}, {"n": {None: 1}}])
+def test_an_answer_with_a_key_that_is_not_a_string_is_refused_not_written(obj: Any) -> None:
+    """Every key of every answer is a string, so answers are written without orjson's
+    OPT_NON_STR_KEYS (service/jsonio.py): a route that made another key fails (a 500
+    in the suite's endpoint tests, and here) rather than answering a key orjson made up."""
+    with pytest.raises(TypeError):
+        json_response(obj, "en")
+    assert json_response({"1": "x"}).get_data() == b'{"1":"x"}'
+
+
 EXPECTED_200_HEADERS = ["Content-Type", "Content-Length", "Content-Language", "Vary", "X-Request-ID",
                         "X-Content-Type-Options"]
 
@@ -82,9 +94,7 @@ def test_body_limit_is_flask_max_content_length(config: dict[str, Any] | None) -
     app = create_app(config)
     with app.test_request_context("/v1/settle", method="POST", data=b"{}", content_type="application/json"):
         req = request._get_current_object()  # type: ignore[attr-defined]
-        assert body_limit(req) == req.max_content_length == app.config["MAX_CONTENT_LENGTH"]
-        req.max_content_length = 10  # a view may set its own limit (flask 3.1)
-        assert body_limit(req) == req.max_content_length == 10
+        assert body_limit() == req.max_content_length == app.config["MAX_CONTENT_LENGTH"]
 
 
 def test_a_body_over_the_app_limit_is_413() -> None:
@@ -172,3 +182,11 @@ def test_the_scope_owns_the_request_id_and_keeps_a_view_s_own_nosniff() -> None:
     assert resp.headers.getlist("X-Request-ID") == ["caller-1"]
     assert resp.headers.getlist("X-Content-Type-Options") == ["other"]
     assert [name for name, _ in resp.headers.items()][-1] == "X-Request-ID"
+
+
+def test_no_view_sets_a_body_limit_of_its_own() -> None:
+    """body_limit reads the app's limit: it is the request's only while no view sets
+    ``request.max_content_length`` (flask 3.1 allows it)."""
+    service = Path(__file__).resolve().parent.parent / "service"
+    setters = [p.name for p in service.rglob("*.py") if re.search(r"max_content_length\s*=[^=]", p.read_text("utf-8"))]
+    assert setters == []

@@ -9,6 +9,7 @@ import http.client
 import io
 import json
 import logging
+import os
 import socket
 from datetime import UTC, datetime
 from pathlib import Path
@@ -154,7 +155,22 @@ def test_the_access_line_is_what_python_json_logger_writes(fields: dict[str, Any
         ACCESS_LOGGER, logging.INFO, __file__, 0, fields, (), None, extra={"request_id": fields["request_id"]}
     )
     record.created = created
-    assert access_text(fields, datetime.fromtimestamp(created, tz=UTC)) == json_formatter().format(record)
+    assert access_text(**fields, timestamp=datetime.fromtimestamp(created, tz=UTC)) == json_formatter().format(record)
+
+
+def test_the_access_lines_pid_is_the_forked_workers_own(tmp_path: Path) -> None:
+    """The pid is read once per process (service.logs._pid), and again in a
+    forked child: a gunicorn worker's lines carry its own pid, not the master's."""
+    stream = io.StringIO()
+    client = create_app({"LOG_STREAM": stream}).test_client()
+    client.get("/healthz")
+    assert _lines(stream)[-1]["pid"] == os.getpid()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child reports by its exit status
+        client.get("/healthz")
+        os._exit(0 if _lines(stream)[-1]["pid"] == os.getpid() != os.getppid() else 1)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
 
 
 def test_an_unhandled_error_is_a_logged_problem_with_the_request_id(logged: tuple[Any, io.StringIO]) -> None:
@@ -253,6 +269,37 @@ def test_the_request_counter_is_the_latency_histograms_count(
         created = sample_values(text, "referee_http_requests_created")
         assert [labels for labels, _ in created] == [labels for labels, _ in counts]
         assert created == sample_values(text, "referee_http_request_duration_seconds_created")
+
+
+@pytest.mark.parametrize("multiprocess", [False, True], ids=["process", "files"])
+def test_the_worker_gauge_is_each_live_workers_histogram_count(
+    multiprocess: bool, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """referee_worker_requests is read from the latency histogram at each scrape
+    (service.metrics.worker_requests): a gauge with its help, one sample per live
+    worker (label pid) equal to the requests it answered; a dead worker's goes
+    with its files into the archive.  Outside gunicorn: one sample, no pid."""
+    if multiprocess:
+        monkeypatch.setattr(metrics, "MULTIPROC_DIR", str(tmp_path))
+        monkeypatch.setenv("PROMETHEUS_MULTIPROC_DIR", str(tmp_path))
+        assert "referee_worker_requests" not in metrics.exposition(None)[0].decode()  # no request yet: no gauge
+        for pid, routes in ((401, ["/healthz", "/healthz", "/version"]), (402, ["/healthz"]), (403, ["/healthz"] * 5)):
+            monkeypatch.setattr(values, "ValueClass", values.MultiProcessValue(lambda pid=pid: pid))
+            histogram = Histogram("referee_http_request_duration_seconds", "t", metrics.ROUTE_LABELS, registry=None)
+            for route in routes:
+                histogram.labels(route, "GET", "200").observe(0.001)
+        archive_dead_worker(403, str(tmp_path))
+    else:
+        create_app().test_client().get("/healthz")
+    text = metrics.exposition(None)[0].decode()
+    assert "# HELP referee_worker_requests Requests served by each live worker process (label pid under gunicorn)." in text
+    assert "# TYPE referee_worker_requests gauge" in text
+    served = sample_values(text, "referee_worker_requests")
+    if multiprocess:
+        assert served == [({"pid": "401"}, 3.0), ({"pid": "402"}, 1.0)]
+        assert sum(v for _, v in sample_values(text, "referee_http_requests_total")) == 9  # the dead one's counted
+    else:
+        assert served == [({}, sum(v for _, v in sample_values(text, "referee_http_requests_total")))]
 
 
 def test_the_private_port_serves_prometheus_text_or_openmetrics(api: Any) -> None:

@@ -1,4 +1,6 @@
-"""engine.reasons.Reason and the throw verdict's records (engine.throw): frozen
+"""engine.reasons.Reason: a named tuple (the interpreter hashes and compares it, and
+every tuple fact in it, without a Python call), unequal to a fact or a plain tuple
+of the same values; and the throw verdict's records (engine.throw): frozen
 slotted dataclasses whose ``__init__`` stores through the slots' setters (a
 verdict makes many of them), with every other behaviour of a frozen dataclass:
 equality, hash, repr, immutability, ``dataclasses.replace``, pickling, matching."""
@@ -12,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from engine.reasons import Cards, Reason, Seat, Suit, reason
+from engine.reasons import Cards, Pattern, Reason, Seat, Suit, reason
 from engine.throw import Blocker, FailedUnit, Penalty, ThrowVerdict
 from engine.units import Unit
 
@@ -27,7 +29,6 @@ def _verdict() -> ThrowVerdict:
 
 
 RECORDS: list[Any] = [
-    Reason("follow.must_play_pair", (("n", 1), ("suit", Suit(0))), "none"),
     Blocker(2, (3, 3, 3, 3), 4, 1, True),
     Blocker(seat=1, cards=(5,), width=1, length=1),
     FailedUnit(Unit(1, 1, (4,), 8, 0), (Blocker(3, (7,), 1, 1),)),
@@ -59,11 +60,27 @@ def test_a_record_behaves_as_a_frozen_dataclass(record: Any) -> None:
     assert record != _values(record)  # not a tuple
 
 
+def test_a_reason_is_a_named_tuple_of_its_own_kind() -> None:
+    made = Reason("follow.must_play_pair", (("n", 1), ("suit", Suit(0))), "none")
+    values = ("follow.must_play_pair", (("n", 1), ("suit", Suit(0))), "none", "reason")
+    same = Reason(*values[:3])
+    assert same == made and hash(same) == hash(made) and same is not made
+    assert tuple(made) == values and made._fields == ("code", "params", "form", "kind")
+    assert repr(made) == "Reason(code='follow.must_play_pair', params=(('n', 1), ('suit', Suit(suit=0, kind='suit'))), " \
+        "form='none', kind='reason')"
+    with pytest.raises(AttributeError):
+        made.code = "x"  # type: ignore[misc]
+    assert pickle.loads(pickle.dumps(made)) == made and copy.deepcopy(made) == made
+    assert made != values[:3] and Reason("x.y", (), "") != ("x.y", (), "")  # not a plain tuple
+    # nor a fact of the same values: each tuple names its kind
+    assert Reason("a.b", (), "")[:3] == Pattern("a.b", (), "")[:3] and Reason("a.b", (), "") != Pattern("a.b", (), "")  # type: ignore[arg-type]
+
+
 def test_keywords_defaults_replace_and_match() -> None:
     made = Reason(code="throw.stands", params=(("suit", Suit(0)), ("n", 2)))
     assert (made.code, made.params, made.form, made.key) == ("throw.stands", (("suit", Suit(0)), ("n", 2)), "", "throw.stands")
     assert made == reason("throw.stands", suit=Suit(0), n=2) and made.param("n") == 2 and made.param("x") is None
-    other = dataclasses.replace(made, form="x")
+    other = made._replace(form="x")
     assert other != made and other.code == made.code and other.key == "throw.stands/x"
     match made:
         case Reason(code, params, form):
