@@ -96,6 +96,10 @@ class Bid:
     seat: int
     cards: tuple[int, ...]
 
+    def __post_init__(self) -> None:
+        if not 0 <= self.seat < len(SEATS):  # SEATS[-1] would name seat 3
+            raise ValueError(f"a bid's seat is 0..3, not {self.seat}")
+
 
 @dataclass(frozen=True, slots=True)
 class Strength:
