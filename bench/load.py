@@ -42,7 +42,7 @@ real moments of whole hands), so the engine's per-hand caches help no more
 than they help a platform asking about a new hand each time; those rows are
 marked "(varied)".
 
-    python bench/load.py [--seconds 1] [--rounds 9] [--connections 8] [--workers N] [--only LABELS] [--vary]
+    python bench/load.py [--seconds 1] [--rounds 7] [--connections 8] [--workers N] [--only LABELS] [--vary]
                          [--json PATH] [--compare PATH]
 """
 
@@ -226,7 +226,7 @@ def cpu_us(run: dict[str, float]) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=int, default=1, help="wrk duration of each measurement")
-    parser.add_argument("--rounds", type=int, default=9, help="(bare, ceiling, endpoint) triples per endpoint")
+    parser.add_argument("--rounds", type=int, default=7, help="(bare, ceiling, endpoint) triples per endpoint")
     parser.add_argument("--connections", type=int, default=8)
     parser.add_argument("--workers", type=int, default=None, help="default: gunicorn.conf.py's")
     parser.add_argument("--only", default=None, help="comma-separated label prefixes of bench/bodies.py")

@@ -10,9 +10,11 @@ open-ended (``to`` None), so every score falls in exactly one band.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass
 from itertools import pairwise
+from operator import attrgetter
 from typing import Any
 
 from engine.errors import InvalidInput, Problem
@@ -39,6 +41,9 @@ class Band:
         return {"from": self.start, "to": self.end, "side": self.side, "levels": self.levels}
 
 
+_start = attrgetter("start")  # the key the bands are ordered by (the first one's, None, is never read)
+
+
 @dataclass(frozen=True, slots=True)
 class LevelTable:
     """An ordered, gap-free list of bands plus the open-ended step."""
@@ -48,11 +53,9 @@ class LevelTable:
     name: str | None = None
 
     def band_for(self, points: int) -> Band:
-        """The band ``points`` falls in (there is always exactly one)."""
-        for band in self.bands:
-            if band.contains(points):
-                return band
-        raise AssertionError("validated tables cover every score")  # pragma: no cover
+        """The band ``points`` falls in (there is always exactly one: the bands are
+        ordered and gap-free, so it is the last one starting at or below ``points``)."""
+        return self.bands[bisect_right(self.bands, points, 1, key=_start) - 1]
 
     def levels(self, points: int) -> tuple[Band, int]:
         """The band ``points`` fall in and the levels it gives, the step's included.

@@ -33,6 +33,7 @@ from engine.cards import RANKS
 from engine.errors import InvalidInput, Problem
 from engine.levels import DEALER, Band
 from engine.reasons import Level, Points, Reason, Seat, Side, Team, reason
+from engine.records import quick_init
 from engine.rules import MatchPoints, Rules
 
 DEALER_KEEPS = "dealer_keeps"
@@ -43,6 +44,7 @@ TEAM_NAMES = ("A", "B")
 team 1, "B", is seats 1 and 3 (partners sit opposite)."""
 
 
+@quick_init  # built once per hand: engine.records
 @dataclass(frozen=True, slots=True)
 class Settlement:
     """The result of one hand.

@@ -33,7 +33,7 @@ from engine.reasons import Cards, Param, Reason, Seat, Suit, Team, reason
 from engine.records import quick_init
 from engine.rules import Rules, ThrowForcedCards, ThrowForcedUnit, ThrowPenalty, ThrowWhenOthersVoid
 from engine.shapes import Shape
-from engine.suit import NO_RANK, SuitView, suit_view
+from engine.suit import NO_RANK, SuitView
 from engine.trump import TrumpOrder
 from engine.units import Unit, mixed_suit_problems
 
@@ -43,6 +43,8 @@ _KINDS = frozenset(range(KINDS))
 # the facts the reasons name, one object each: facts are compared (``==``), the same object at once
 _SEAT = tuple(Seat(s) for s in range(SEATS))
 _SUIT = tuple(Suit(s) for s in range(5))  # per effective suit (4: trump)
+_SEAT_FACT = tuple(("seat", seat) for seat in _SEAT)  # the facts of a reason, built once
+_SUIT_FACT = tuple(("suit", suit) for suit in _SUIT)
 _SHAPE = {(w, n): Shape(w, n) for w in range(1, 5) for n in range(1, KINDS)}  # every shape of up to 4 decks
 
 
@@ -198,13 +200,14 @@ def check_throw(
 
 
 Beat = tuple[Blocker, str, tuple[tuple[str, Param], ...]]  # with its reason's code and facts of what it holds
+Threat = tuple[int, Beat | None, Beat | None]  # (above, same, wider): ``_threats``
 
 
 def _beat(seat: int, cards: tuple[int, ...], width: int, length: int, suit: int, wider: bool) -> Beat:
     """``seat`` beats thrown units with ``cards`` (``width`` × ``length``): a
     higher unit of the same shape, or with ``wider`` a wider shape of as many
     cards (``wider_shape_beats``)."""
-    held = (("seat", _SEAT[seat]), ("suit", _SUIT[suit]), ("held", Cards(cards)))
+    held = (_SEAT_FACT[seat], _SUIT_FACT[suit], ("held", Cards(cards)))
     if not wider:
         return Blocker(seat, cards, width, length), "throw.unit_beaten", held
     return Blocker(seat, cards, width, length, True), "throw.unit_beaten_by_wider_shape", held + (
@@ -215,7 +218,7 @@ def _beat(seat: int, cards: tuple[int, ...], width: int, length: int, suit: int,
 def _threats(
     view: SuitView, seats: list[int], copies: list[tuple[int, ...]], shape: tuple[int, int], ranks: list[int],
     rules: Rules,
-) -> list[tuple[int, Beat | None, Beat | None]]:
+) -> list[Threat]:
     """What each seat (its ``copies`` of the led suit) holds against the thrown units
     of ``shape`` ranking ``ranks``: (``above``, ``same``, ``wider``).  A thrown unit
     ranking below ``above``, the seat's highest unit of the shape (docs/rules.md §4:
@@ -225,15 +228,21 @@ def _threats(
     none is searched for when no unit of the suit ranks above the lowest thrown
     (``SuitView.tops``)."""
     (width, length), suit = shape, view.suit
-    lowest, highest = min(ranks), max(ranks)
+    lowest = min(ranks)
     search = lowest < view.tops[length]
-    size, wide = width * length, rules.wider_shape_beats and length > 1  # a tuple has no wider shape
-    wider = [(w, size // w) for w in range(width + 1, rules.decks + 1) if wide and size % w == 0]
-    found = []
+    wider: list[tuple[int, int]] = []
+    if rules.wider_shape_beats and length > 1:  # a tuple has no wider shape
+        size = width * length
+        wider = [(w, size // w) for w in range(width + 1, rules.decks + 1) if size % w == 0]
+    highest = max(ranks) if wider else NO_RANK  # no wider shape: ``wider`` searched for by no seat
+    found: list[Threat] = []
     for seat, held in zip(seats, copies, strict=True):
         same = view.highest(held, width, length) if search else None
-        above = NO_RANK if same is None else same[0]  # below every rank when the seat has no such unit
-        beats_same = _beat(seat, same[1], width, length, suit, False) if same and above > lowest else None
+        if same is None:
+            above, beats_same = NO_RANK, None  # below every rank when the seat has no such unit
+        else:
+            above = same[0]
+            beats_same = _beat(seat, same[1], width, length, suit, False) if above > lowest else None
         beats_wider = None
         if above <= highest:
             for w, n in wider:
@@ -278,7 +287,7 @@ def _choose_forced(
     else:
         key = _smallest if policy == ThrowForcedUnit.SMALLEST_FAILED else _lowest
         unit = min(reversed([f.unit for f in failed]), key=key)
-    return unit, reason(f"throw.forced.{policy}", shape=_shape(unit.shape), cards=Cards(unit.cards))
+    return unit, Reason(f"throw.forced.{policy}", (("shape", _shape(unit.shape)), ("cards", Cards(unit.cards))))
 
 
 def _penalty(throw: Throw, failed: list[FailedUnit]) -> tuple[Penalty, Reason | None]:
@@ -329,31 +338,37 @@ def judge_throw(throw: Throw) -> ThrowVerdict:
     >>> v.valid, [card_str(c) for c in v.forced_play], v.failed_units[0].beaten_by[0].seat
     (False, ['9S'], 1)
     """
-    leader, lead, suit, hands, order, rules = throw.leader, throw.lead, throw.suit, throw.hands, throw.order, throw.rules
-    found = lead_of(tuple(sorted(lead)), order, rules.follow_patterns)
-    units, shapes = found.units, found.form.shapes  # each unit's (width, length)
+    leader, lead, suit, hands, rules = throw.leader, throw.lead, throw.suit, throw.hands, throw.rules
+    found = lead_of(tuple(sorted(lead)), throw.order, rules.follow_patterns)
+    units = found.units
     if len(units) == 1:
         return ThrowVerdict(leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, _single_unit(units[0]))
-    view = suit_view(order, suit)
+    view = found.view  # the led suit's view, which the lead holds
     seats = [s for s in _AFTER[leader] if s in hands]
     copies = [view.counts_in(hands[s]) for s in seats]
     void = len(seats) == SEATS - 1 and not any(map(any, copies))  # no other seat holds the led suit
     if void and rules.throw_when_others_void is ThrowWhenOthersVoid.REFUSED:
         why = reason("throw.refused_others_void", suit=_SUIT[suit], n=len(units))
         return ThrowVerdict(leader, suit, False, units, (), None, (), _NO_PENALTY, (why,), True)
+    shapes = found.form.shapes  # each unit's (width, length)
     ranks: dict[tuple[int, int], list[int]] = {}  # each thrown shape → the ranks of its units
     for shape, unit in zip(shapes, units, strict=True):
         ranks.setdefault(shape, []).append(unit.rank)
     threats = {shape: _threats(view, seats, copies, shape, r, rules) for shape, r in ranks.items()}
     reasons: list[Reason] = []
     failed: list[FailedUnit] = []
-    for shape, unit in zip(shapes, units, strict=True):
-        rank = unit.rank
-        beats = [b for above, same, wider in threats[shape] if (b := same if rank < above else wider)]
-        if beats:
-            failed.append(FailedUnit(unit, tuple([blocker for blocker, _, _ in beats])))
-            thrown = (("thrown", _shape(shape)), ("cards", Cards(unit.cards)))
-            reasons += [Reason(code, held + thrown) for _, code, held in beats]
+    for shape, unit in zip(shapes, units, strict=True):  # each unit: every seat that beats it, in playing order
+        rank, blockers = unit.rank, []
+        thrown: tuple[tuple[str, Param], ...] = ()  # the thrown unit's facts, once it is beaten
+        for above, same, wider in threats[shape]:
+            beat = same if rank < above else wider
+            if beat is not None:
+                blocker, code, held = beat
+                thrown = thrown or (("thrown", _shape(shape)), ("cards", Cards(unit.cards)))
+                blockers.append(blocker)
+                reasons.append(Reason(code, held + thrown))
+        if blockers:
+            failed.append(FailedUnit(unit, tuple(blockers)))
     if not failed:
         reasons.append(reason("throw.stands", suit=_SUIT[suit], n=len(units)))
         return ThrowVerdict(leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, tuple(reasons))

@@ -68,19 +68,18 @@ def _plain_body(req: Any) -> bytes | None:
     if not length or not (length.isascii() and length.isdigit()) or "HTTP_TRANSFER_ENCODING" in env:
         return None
     size = int(length)
-    limit = body_limit(req)
+    limit = body_limit()
     if limit is not None and size > limit:
         return None
     return env["wsgi.input"].read(size)  # type: ignore[no-any-return]
 
 
-def body_limit(req: Any) -> int | None:
-    """``req.max_content_length`` (flask 3.1: the request's own limit if one was set,
-    else the app's ``MAX_CONTENT_LENGTH``) without its two look-ups through the
-    ``current_app`` proxy (tests/test_http_layer.py pins the equality)."""
-    own = req._max_content_length
-    if own is not None:
-        return own  # type: ignore[no-any-return]
+def body_limit() -> int | None:
+    """The largest body the app reads: its ``MAX_CONTENT_LENGTH``.  That is what
+    flask's ``request.max_content_length`` answers, since no view of the service
+    sets a limit of its own (tests/test_http_layer.py pins the equality), read
+    with one look-up through the ``current_app`` proxy instead of the property's
+    two."""
     return current_app._get_current_object().config["MAX_CONTENT_LENGTH"]  # type: ignore[attr-defined,no-any-return]
 
 

@@ -25,7 +25,7 @@ from werkzeug.exceptions import HTTPException
 from engine.errors import InvalidInput
 from service import logs, routes  # noqa: F401  (routes registers the /v1 views)
 from service.answer import Answer
-from service.api import body_limit, v1
+from service.api import v1
 from service.build import git_commit
 from service.console_page import console
 from service.docs import docs
@@ -165,7 +165,7 @@ def http_problem(exc: HTTPException) -> Response:
             405, "method_not_allowed", {"method": request.method, "path": request.path, "allowed": allow},
             headers={"Allow": allow} if allow else None,
         )
-    limit = body_limit(request._get_current_object()) if status == 413 else None  # type: ignore[attr-defined]
+    limit = request.max_content_length if status == 413 else None
     if limit is not None:
         return problem_response(
             413, "body_too_large", {"limit": limit, "limit_kib": f"{limit / 1024:g}"}, extra={"limit_bytes": limit}

@@ -20,14 +20,6 @@ from engine.trump import Trump
 from service.errors import coded, problems_to_messages, register_message
 
 
-def _spelled(value: list[Any]) -> list[int]:
-    """The cards of a list of card spellings (engine.cards.SPELLINGS), looked up in
-    one call; KeyError (TypeError for an unhashable element) for anything else."""
-    if len(value) > 1:
-        return list(itemgetter(*value)(SPELLINGS))
-    return [SPELLINGS[card] for card in value]
-
-
 def card_error(value: Any, exc: CardError) -> str:
     """The message for a value that is not a card (code ``invalid_card``)."""
     return coded("invalid_card", str(exc), value=repr(value) if isinstance(value, str) else type(value).__name__)
@@ -90,25 +82,27 @@ class CardsField(Field):
         self.max_cards = max_cards
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> list[int]:
+        cards = self.usual(value)
+        if cards is not None:
+            return cards
         if not isinstance(value, list):
             raise ValidationError(
                 coded("invalid_type", "must be an array of cards such as [\"10H\", \"SJ\"]", expected="[\"10H\", \"SJ\"]")
             )
         if len(value) > self.max_cards:
             raise ValidationError(coded("too_many_items", f"at most {self.max_cards} cards", max=self.max_cards))
-        try:  # the usual case: every element a spelling of a card (engine.cards.SPELLINGS)
-            return _spelled(value)
-        except (KeyError, TypeError):  # something else: parse one by one, report each
-            pass
-        return self._parse(value)
+        return self._parse(value)  # something else than card spellings: parse one by one, report each
 
     def usual(self, value: Any) -> list[int] | None:
         """The cards of the usual value, an array of at most ``max_cards`` card
-        spellings (what ``deserialize`` returns for it); None for anything else."""
+        spellings (engine.cards.SPELLINGS), looked up in one call: what ``deserialize``
+        returns for it; None for anything else."""
         if type(value) is list and len(value) <= self.max_cards:
             try:
-                return _spelled(value)
-            except (KeyError, TypeError):
+                if len(value) > 1:
+                    return list(itemgetter(*value)(SPELLINGS))
+                return [SPELLINGS[value[0]]] if value else []
+            except (KeyError, TypeError):  # not a spelling, or unhashable
                 pass
         return None
 

@@ -481,3 +481,10 @@ def test_resolve_agrees_with_judge_and_strength_only_rises(case: tuple[str, list
     assert result.first_invalid == (invalid[0] if invalid else None)
     if standing is not None:
         assert result.trump == result.steps[max(i for i, s in enumerate(result.steps) if s.valid)].declares
+
+
+@pytest.mark.parametrize("seat", [-1, 4])
+def test_a_bid_names_one_of_the_four_seats(seat: int) -> None:
+    """A seat outside 0..3 is refused, never read as another seat (SEATS[-1] is seat 3)."""
+    with pytest.raises(ValueError, match="0..3"):
+        Bid(seat, ())

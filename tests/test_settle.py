@@ -253,3 +253,11 @@ def test_settle_invariants(rules: Rules, dealer: int, p1: int, p2: int, levels: 
         assert s.game_won == (levels[s.team] + s.levels_gained > 12)
     # more defender points never help the dealer side
     assert _dealer_value(a) >= _dealer_value(b)
+
+
+@settings(max_examples=300, deadline=None)
+@given(RULESETS, st.integers(-1_000_000, 1_000_000))
+def test_the_band_found_is_the_one_band_holding_the_points(rules: Rules, points: int) -> None:
+    """``band_for`` (a search of the band starts) finds the table's only band holding the points."""
+    table = rules.level_table
+    assert [band for band in table.bands if band.contains(points)] == [table.band_for(points)]

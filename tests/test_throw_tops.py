@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import engine.throw as throw
 from engine.cards import KINDS
+from engine.lead import lead_of
 from engine.rules import ThrowForcedUnit, rules_from_json
 from engine.suit import NO_RANK, suit_view
 from engine.trump import Trump, trump_order
@@ -97,11 +98,16 @@ def test_the_shortcut_gives_the_verdict_of_a_full_search(deal: tuple[Any, ...]) 
     rules, order, leader, lead, hands = deal
     verdict = throw.judge_throw(throw.check_throw(leader, lead, hands, order, rules))
 
-    def searching_every_shape(order: Any, suit: int) -> Any:
-        found = suit_view(order, suit)
-        return dataclasses.replace(found, tops=(1 << 30,) * len(found.tops))
+    leads = []
+
+    def searching_every_shape(*key: Any) -> Any:  # the lead, its suit's view ranking no unit on top
+        found = lead_of(*key)
+        view = dataclasses.replace(found.view, tops=(1 << 30,) * len(found.view.tops))
+        leads.append(found)
+        return dataclasses.replace(found, view=view)
 
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(throw, "suit_view", searching_every_shape)
+        patch.setattr(throw, "lead_of", searching_every_shape)
         searched = throw.judge_throw(throw.check_throw(leader, lead, hands, order, rules))
+    assert leads, "the judgment reads the lead (and its view) through engine.throw.lead_of"
     assert verdict == searched
