@@ -40,6 +40,11 @@ class Seat(NamedTuple):
     kind: str = "seat"
 
 
+SEAT_FACTS: tuple[Seat, ...] = tuple(Seat(seat) for seat in range(4))
+"""The four seats as facts, one object each (reasons are compared with ``==``:
+the same object answers at once)."""
+
+
 class Team(NamedTuple):
     """A team: 0 (seats 0 and 2, called "A") or 1 (seats 1 and 3, "B")."""
 

@@ -29,7 +29,7 @@ from itertools import chain
 from engine.cards import KINDS, card_str, check_copies
 from engine.errors import InvalidInput, Problem
 from engine.lead import lead_of
-from engine.reasons import Cards, Param, Reason, Seat, Suit, Team, reason
+from engine.reasons import SEAT_FACTS, Cards, Param, Reason, Suit, Team, reason
 from engine.records import quick_init
 from engine.rules import Rules, ThrowForcedCards, ThrowForcedUnit, ThrowPenalty, ThrowWhenOthersVoid
 from engine.shapes import Shape
@@ -41,9 +41,8 @@ SEATS = 4
 _AFTER = tuple(tuple((leader + i) % SEATS for i in range(1, SEATS)) for leader in range(SEATS))  # in playing order
 _KINDS = frozenset(range(KINDS))
 # the facts the reasons name, one object each: facts are compared (``==``), the same object at once
-_SEAT = tuple(Seat(s) for s in range(SEATS))
 _SUIT = tuple(Suit(s) for s in range(5))  # per effective suit (4: trump)
-_SEAT_FACT = tuple(("seat", seat) for seat in _SEAT)  # the facts of a reason, built once
+_SEAT_FACT = tuple(("seat", seat) for seat in SEAT_FACTS)  # the facts of a reason, built once
 _SUIT_FACT = tuple(("suit", suit) for suit in _SUIT)
 _SHAPE = {(w, n): Shape(w, n) for w in range(1, 5) for n in range(1, KINDS)}  # every shape of up to 4 decks
 
@@ -281,7 +280,7 @@ def _choose_forced(
         mine = [f.unit for f in failed if any(b.seat == first for b in f.beaten_by)]
         unit = min(reversed(mine), key=_smallest)
         shape = _shape(unit.shape)
-        return unit, reason(f"throw.forced.{policy}", seat=_SEAT[first], shape=shape, cards=Cards(unit.cards))
+        return unit, reason(f"throw.forced.{policy}", seat=SEAT_FACTS[first], shape=shape, cards=Cards(unit.cards))
     if policy == ThrowForcedUnit.SMALLEST_UNIT:
         unit = min(reversed(units), key=_smallest)
     else:
@@ -295,7 +294,7 @@ def _penalty(throw: Throw, failed: list[FailedUnit]) -> tuple[Penalty, Reason | 
     leader, rules = throw.leader, throw.rules
     kind = rules.throw_penalty
     if kind == ThrowPenalty.MATCH_POINT:
-        return Penalty(kind, 1, leader, None), reason("throw.penalty.match_point", seat=_SEAT[leader], n=1)
+        return Penalty(kind, 1, leader, None), reason("throw.penalty.match_point", seat=SEAT_FACTS[leader], n=1)
     per, team = rules.throw_penalty_points_per_card, (leader + 1) % 2  # the points go to the other team
     if kind == ThrowPenalty.POINTS_PER_CARD or kind == ThrowPenalty.POINTS_PER_FAILED_CARD:
         failed_only = kind == ThrowPenalty.POINTS_PER_FAILED_CARD

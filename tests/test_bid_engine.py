@@ -485,6 +485,6 @@ def test_resolve_agrees_with_judge_and_strength_only_rises(case: tuple[str, list
 
 @pytest.mark.parametrize("seat", [-1, 4])
 def test_a_bid_names_one_of_the_four_seats(seat: int) -> None:
-    """A seat outside 0..3 is refused, never read as another seat (SEATS[-1] is seat 3)."""
+    """A seat outside 0..3 is refused, never read as another seat (SEAT_FACTS[-1] is seat 3)."""
     with pytest.raises(ValueError, match="0..3"):
         Bid(seat, ())
