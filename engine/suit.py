@@ -162,35 +162,19 @@ class SuitView:
                     out.append((combo, unit_rank(values[run[top]], power[combo[-1]])))
         return out
 
-    def highest_tuples(self, counts: Sequence[int], widths: Iterable[int]) -> dict[int, tuple[int, int]]:
-        """The highest tuple of each of ``widths`` that ``counts`` hold, as width →
-        (rank, index of the kind used), a width held nowhere left out: the highest
-        index held ``width`` times, searched from the top, and of the kinds of its
-        step as strong as it (``alike``) the lowest held that often (as ``best_at``)."""
-        found: dict[int, tuple[int, int]] = {}
-        alike, power = self.alike, self.power
-        for width in widths:
-            top = len(counts) - 1
-            while top >= 0 and counts[top] < width:
-                top -= 1
-            if top >= 0:
-                for i in alike[top]:
-                    if counts[i] >= width:
-                        found[width] = (power[i], i)
-                        break
-        return found
-
     def highest(self, counts: Sequence[int], width: int, length: int) -> tuple[int, tuple[int, ...]] | None:
         """The highest unit of ``length`` tuples of ``width`` that ``counts``
         hold, as (rank, its cards high → low), or None.  At each step the kind
         used is ``best_at``'s; on a tie of ranks the first chain's run wins."""
         power, kinds = self.power, self.kinds
-        if length == 1:
-            found = self.highest_tuples(counts, (width,))
-            if not found:
-                return None
-            rank, i = found[width]
-            return rank, (kinds[i],) * width
+        if length == 1:  # the highest index held ``width`` times, searched from the top, and of the
+            top = len(counts) - 1  # kinds of its step as strong as it (``alike``) the lowest held so (``best_at``)
+            while top >= 0 and counts[top] < width:
+                top -= 1
+            for i in self.alike[top] if top >= 0 else ():
+                if counts[i] >= width:
+                    return power[i], (kinds[i],) * width
+            return None
         held = self.held(counts, width)
         rank = NO_RANK
         best: list[int] = []
@@ -276,17 +260,18 @@ def suit_view(order: TrumpOrder, suit: int, protect: bool = False) -> SuitView:
     chains = tuple(
         tuple(tuple(sorted([index[k] for k in place])) for place in chain) for chain in order.chains[suit]
     )
+    power = tuple(order.power[k] for k in kinds)
     view = SuitView(
         order=order,
         suit=suit,
         kinds=tuple(kinds),
         index=index,
-        power=tuple(order.power[k] for k in kinds),
+        power=power,
         steps=tuple(steps),
         chains=chains,
         chain_values=order.chain_values[suit],
         step_of=tuple(s for s, members in enumerate(steps) for _ in members),
-        alike=tuple(tuple(j for j in step if order.power[kinds[j]] == order.power[kinds[i]]) for step in steps for i in step),
+        alike=tuple(tuple(j for j in step if power[j] == power[i]) for step in steps for i in step),
         chain_pos=tuple({i: pos for pos, place in enumerate(chain) for i in place} for chain in chains),
         index_table=bytes(kinds.index(k) if k in kinds else 0 for k in range(256)),
         others=bytes(k for k in range(256) if k not in kinds),

@@ -24,6 +24,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain
+from typing import NamedTuple
 
 from engine.cards import KINDS, card_str, check_copies
 from engine.errors import InvalidInput, Problem
@@ -52,14 +53,15 @@ def _shape(shape: tuple[int, int]) -> Shape:
     return _SHAPE.get(shape) or Shape(*shape)
 
 
-@quick_init  # a verdict makes many: engine.records
-@dataclass(frozen=True, slots=True)
-class Blocker:
+class Blocker(NamedTuple):
     """A seat that can beat a thrown unit, and the cards it would use (high → low).
 
     ``width`` × ``length`` is the shape of those cards; ``wider_shape`` is true
     when it is a wider shape of the same card count that beats the unit
-    whatever the ranks (``wider_shape_beats``).
+    whatever the ranks (``wider_shape_beats``).  A named tuple, as the facts of
+    engine.reasons (a verdict makes one per seat and shape that beats, and a
+    tuple is built for half what a frozen record costs); ``kind`` keeps it
+    unequal to a plain tuple or another record of the same values.
     """
 
     seat: int
@@ -67,6 +69,7 @@ class Blocker:
     width: int
     length: int
     wider_shape: bool = False
+    kind: str = "blocker"
 
 
 @quick_init  # a verdict makes many: engine.records
@@ -227,11 +230,9 @@ def _threats(
     other by ``wider``: with ``wider_shape_beats`` (§3) the seat's unit of as many
     cards and the first wider width it holds.  Each is made only if it beats a unit;
     none is searched for when no unit of the suit ranks above the lowest thrown
-    (``SuitView.tops``).  A seat's highest tuples of every thrown width are found
-    in one walk (``SuitView.highest_tuples``); tractors one shape at a time."""
-    suit, kinds, tops = view.suit, view.kinds, view.tops
+    (``SuitView.tops``)."""
+    suit, tops = view.suit, view.tops
     plans = []  # per shape that some seat might beat: (shape, lowest, highest, search, wider)
-    widths = set()  # the widths of the tuples searched for
     for (width, length), ranks in thrown.items():
         lowest = min(ranks)
         search = lowest < tops[length]
@@ -241,21 +242,13 @@ def _threats(
             wider = [(w, size // w) for w in range(width + 1, rules.decks + 1) if size % w == 0]
         if search or wider:  # no wider shape: ``wider`` searched for by no seat
             plans.append(((width, length), lowest, max(ranks) if wider else NO_RANK, search, wider))
-            if search and length == 1:
-                widths.add(width)
     found: dict[tuple[int, int], list[Threat]] = {plan[0]: [] for plan in plans}
     for seat, held in zip(seats, copies, strict=True):
-        tuples = view.highest_tuples(held, widths) if widths else {}
         for shape, lowest, highest, search, wider in plans:
             width, length = shape
             beats_same = beats_wider = None
-            above, cards = NO_RANK, _NO_CARDS  # below every rank when the seat has no such unit
-            if search and length == 1:
-                above, i = tuples.get(width, (NO_RANK, 0))
-                if above > lowest:
-                    cards = (kinds[i],) * width
-            elif search:
-                above, cards = view.highest(held, width, length) or (NO_RANK, _NO_CARDS)
+            same = view.highest(held, width, length) if search else None
+            above, cards = same or (NO_RANK, _NO_CARDS)  # below every rank when the seat has no such unit
             if above > lowest:
                 beats_same = _beat(seat, cards, width, length, suit, False)
             if above <= highest:
