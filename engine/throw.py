@@ -23,6 +23,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import NamedTuple
 
 from engine.cards import KINDS, card_str, check_copies, copy_counts, within_counts
@@ -328,9 +329,10 @@ def _penalty(throw: Throw, failed: list[FailedUnit]) -> tuple[Penalty, Reason | 
 # ---------------------------------------------------------------- the verdict
 
 
-def _single_unit(lead: Lead) -> tuple[Reason]:
-    """Why a lead of one unit stands."""
-    return (Reason("throw.single_unit", (("shape", lead.form.shape_facts[0]), ("cards", lead.card_facts[0]))),)
+@lru_cache(maxsize=1024)
+def _single_unit(unit: Unit) -> tuple[Reason]:
+    """Why a lead of one unit stands (cached by value: a hand's leads recur)."""
+    return (reason("throw.single_unit", shape=_shape(unit.shape), cards=Cards(unit.cards)),)
 
 
 def judge_throw(throw: Throw) -> ThrowVerdict:
@@ -358,7 +360,7 @@ def judge_throw(throw: Throw) -> ThrowVerdict:
     found = lead_of(tuple(sorted(lead)), throw.order, rules.follow_patterns)
     units, form = found.units, found.form
     if form.single:
-        return ThrowVerdict(leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, _single_unit(found))
+        return ThrowVerdict(leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, _single_unit(units[0]))
     view = found.view  # the led suit's view, which the lead holds
     seats = [s for s in _AFTER[leader] if s in hands]
     copies = [view.counts_in(hands[s]) for s in seats]
