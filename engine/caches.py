@@ -55,7 +55,7 @@ CACHES: tuple[Cache, ...] = (
     Cache(follow._reached, "(lead form, suit view, play counts): the measure of a follow", 4096, 632),
     Cache(
         trick._measure,
-        "(sorted play, lead form, trump order, ruff_shape, wider_shape_beats, decks, comparison)", 4096, 680,
+        "(play as played, lead form, trump order, ruff_shape, wider_shape_beats, decks, comparison)", 4096, 680,
     ),
     # follow: pattern ladders and the generic programme
     Cache(follow._ladder_plans, "(follow_patterns, lead shape)", 256, 752),
