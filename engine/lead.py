@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from engine.generic import LeadShape
 from engine.patterns import pattern_list
-from engine.reasons import Pieces, pieces
+from engine.reasons import Cards, Pieces, pieces
 from engine.rules import FollowPatterns, FollowTractors
 from engine.shapes import Shape
 from engine.suit import SuitView, suit_view
@@ -38,8 +38,9 @@ class LeadForm:
     tractors, else its widest tuples, else its singles); whether it is a
     single unit (else a throw), has a tractor; its shape for
     the generic follow rule; its unit when the ``patterns`` ladder lists it;
-    and its shapes counted, as reasons name them (``a 2-pair tractor + 2
-    singles``).  One object per form (compared by identity)."""
+    its shapes counted, as reasons name them (``a 2-pair tractor + 2
+    singles``), and each unit's shape as a reason's fact (§4: the throw's
+    reasons name them).  One object per form (compared by identity)."""
 
     shapes: Shapes
     suit: int
@@ -51,16 +52,19 @@ class LeadForm:
     unit: Shape | None
     patterns: FollowPatterns
     pieces: Pieces
+    shape_facts: tuple[Shape, ...]
 
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Lead:
-    """A lead: its cards (sorted), its units, its suit's view and its form."""
+    """A lead: its cards (sorted), its units, its suit's view and its form;
+    each unit's cards as a reason's fact (§4: the throw's reasons name them)."""
 
     cards: tuple[int, ...]
     units: tuple[Unit, ...]
     view: SuitView
     form: LeadForm
+    card_facts: tuple[Cards, ...]
 
 
 def largest(shapes: Shapes) -> tuple[int, ...]:
@@ -107,6 +111,7 @@ def lead_form(
         unit=unit,
         patterns=patterns,
         pieces=pieces([Shape(*shape) for shape in shapes if shape[0] > 1], sum(w == 1 for w, _ in shapes)),
+        shape_facts=tuple(Shape(*shape) for shape in shapes),
     )
 
 
@@ -121,4 +126,5 @@ def lead_of(
     depends on the last two)."""
     units = decompose(cards, order)
     suit = units[0].suit
-    return Lead(cards, units, suit_view(order, suit), lead_form(unit_shapes(units), suit, patterns, tractors))
+    form = lead_form(unit_shapes(units), suit, patterns, tractors)
+    return Lead(cards, units, suit_view(order, suit), form, tuple(Cards(unit.cards) for unit in units))

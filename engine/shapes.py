@@ -16,17 +16,23 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from engine.records import quick_init
 from engine.suit import SuitView
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Shape:
-    """``length`` tuples of ``width`` identical cards at consecutive steps."""
+class Shape(NamedTuple):
+    """``length`` tuples of ``width`` identical cards at consecutive steps.
+
+    A tuple, like the facts of a reason (``engine.reasons``), which name shapes:
+    its hash and comparisons are the interpreter's own; its ``kind`` keeps it
+    unequal to a plain tuple and to every other fact.  Shapes order by width,
+    then length."""
 
     width: int
     length: int = 1
+    kind: str = "shape"
 
     @property
     def size(self) -> int:

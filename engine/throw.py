@@ -23,12 +23,12 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import chain
+from typing import NamedTuple
 
 from engine.cards import KINDS, card_str, check_copies
 from engine.errors import InvalidInput, Problem
-from engine.lead import lead_of
+from engine.lead import Lead, lead_of
 from engine.reasons import SEAT_FACTS, Cards, Param, Reason, Suit, Team, reason
 from engine.records import quick_init
 from engine.rules import Rules, ThrowForcedCards, ThrowForcedUnit, ThrowPenalty, ThrowWhenOthersVoid
@@ -44,6 +44,7 @@ _KINDS = frozenset(range(KINDS))
 _SUIT = tuple(Suit(s) for s in range(5))  # per effective suit (4: trump)
 _SEAT_FACT = tuple(("seat", seat) for seat in SEAT_FACTS)  # the facts of a reason, built once
 _SUIT_FACT = tuple(("suit", suit) for suit in _SUIT)
+_FORCED = {policy: f"throw.forced.{policy}" for policy in ThrowForcedUnit}  # each policy's reason code
 _SHAPE = {(w, n): Shape(w, n) for w in range(1, 5) for n in range(1, KINDS)}  # every shape of up to 4 decks
 
 
@@ -52,14 +53,15 @@ def _shape(shape: tuple[int, int]) -> Shape:
     return _SHAPE.get(shape) or Shape(*shape)
 
 
-@quick_init  # a verdict makes many: engine.records
-@dataclass(frozen=True, slots=True)
-class Blocker:
+class Blocker(NamedTuple):
     """A seat that can beat a thrown unit, and the cards it would use (high → low).
 
     ``width`` × ``length`` is the shape of those cards; ``wider_shape`` is true
     when it is a wider shape of the same card count that beats the unit
-    whatever the ranks (``wider_shape_beats``).
+    whatever the ranks (``wider_shape_beats``).  A named tuple, as the facts of
+    engine.reasons (a verdict makes one per seat and shape that beats, and a
+    tuple is built for half what a frozen record costs); ``kind`` keeps it
+    unequal to a plain tuple or another record of the same values.
     """
 
     seat: int
@@ -67,6 +69,7 @@ class Blocker:
     width: int
     length: int
     wider_shape: bool = False
+    kind: str = "blocker"
 
 
 @quick_init  # a verdict makes many: engine.records
@@ -198,6 +201,7 @@ def check_throw(
 # ---------------------------------------------------------------- the search
 
 
+_NO_CARDS: tuple[int, ...] = ()
 Beat = tuple[Blocker, str, tuple[tuple[str, Param], ...]]  # with its reason's code and facts of what it holds
 Threat = tuple[int, Beat | None, Beat | None]  # (above, same, wider): ``_threats``
 
@@ -215,84 +219,94 @@ def _beat(seat: int, cards: tuple[int, ...], width: int, length: int, suit: int,
 
 
 def _threats(
-    view: SuitView, seats: list[int], copies: list[tuple[int, ...]], shape: tuple[int, int], ranks: list[int],
+    view: SuitView, seats: list[int], copies: list[tuple[int, ...]], thrown: dict[tuple[int, int], list[int]],
     rules: Rules,
-) -> list[Threat]:
+) -> dict[tuple[int, int], list[Threat]]:
     """What each seat (its ``copies`` of the led suit) holds against the thrown units
-    of ``shape`` ranking ``ranks``: (``above``, ``same``, ``wider``).  A thrown unit
+    of each shape (``thrown``: shape → the ranks of its units): per shape, for each
+    seat that beats one of them, (``above``, ``same``, ``wider``).  A thrown unit
     ranking below ``above``, the seat's highest unit of the shape (docs/rules.md §4:
     held in a wider tuple or a longer tractor counts), is beaten by ``same``; any
     other by ``wider``: with ``wider_shape_beats`` (§3) the seat's unit of as many
     cards and the first wider width it holds.  Each is made only if it beats a unit;
     none is searched for when no unit of the suit ranks above the lowest thrown
     (``SuitView.tops``)."""
-    (width, length), suit = shape, view.suit
-    lowest = min(ranks)
-    search = lowest < view.tops[length]
-    wider: list[tuple[int, int]] = []
-    if rules.wider_shape_beats and length > 1:  # a tuple has no wider shape
-        size = width * length
-        wider = [(w, size // w) for w in range(width + 1, rules.decks + 1) if size % w == 0]
-    highest = max(ranks) if wider else NO_RANK  # no wider shape: ``wider`` searched for by no seat
-    found: list[Threat] = []
+    suit, tops = view.suit, view.tops
+    plans = []  # per shape that some seat might beat: (shape, lowest, highest, search, wider)
+    for (width, length), ranks in thrown.items():
+        lowest = min(ranks)
+        search = lowest < tops[length]
+        wider: list[tuple[int, int]] = []
+        if rules.wider_shape_beats and length > 1:  # a tuple has no wider shape
+            size = width * length
+            wider = [(w, size // w) for w in range(width + 1, rules.decks + 1) if size % w == 0]
+        if search or wider:  # no wider shape: ``wider`` searched for by no seat
+            plans.append(((width, length), lowest, max(ranks) if wider else NO_RANK, search, wider))
+    found: dict[tuple[int, int], list[Threat]] = {plan[0]: [] for plan in plans}
     for seat, held in zip(seats, copies, strict=True):
-        same = view.highest(held, width, length) if search else None
-        if same is None:
-            above, beats_same = NO_RANK, None  # below every rank when the seat has no such unit
-        else:
-            above = same[0]
-            beats_same = _beat(seat, same[1], width, length, suit, False) if above > lowest else None
-        beats_wider = None
-        if above <= highest:
-            for w, n in wider:
-                unit = view.highest(held, w, n)
-                if unit is not None:
-                    beats_wider = _beat(seat, unit[1], w, n, suit, True)
-                    break
-        found.append((above, beats_same, beats_wider))
+        for shape, lowest, highest, search, wider in plans:
+            width, length = shape
+            beats_same = beats_wider = None
+            same = view.highest(held, width, length) if search else None
+            above, cards = same or (NO_RANK, _NO_CARDS)  # below every rank when the seat has no such unit
+            if above > lowest:
+                beats_same = _beat(seat, cards, width, length, suit, False)
+            if above <= highest:
+                for w, n in wider:
+                    unit = view.highest(held, w, n)
+                    if unit is not None:
+                        beats_wider = _beat(seat, unit[1], w, n, suit, True)
+                        break
+            if beats_same or beats_wider:
+                found[shape].append((above, beats_same, beats_wider))
     return found
 
 
 # ---------------------------------------------------------------- forced play
 
 
-def _lowest(unit: Unit) -> tuple[int, int, int]:
+def _lowest(unit: Unit, at: int) -> tuple[int, int, int, int]:
     """Highest card ranking lowest, then fewer cards, then the printed suit: of units
     of equal rank and size (off-suit level cards, or constant trumps, of different
     printed suits; docs/rules.md §4) the ♦ one first, then ♣, ♥, ♠, the order in which
-    ``level_suit_precedence`` ranks them lowest first (minus the lowest kind: ♠ kinds come first)."""
-    return (unit.rank, unit.width * unit.length, -min(unit.cards))
+    ``level_suit_precedence`` ranks them lowest first (minus the lowest kind: ♠ kinds
+    come first); then the last thrown (``at``: the unit's place in the lead)."""
+    return (unit.rank, unit.width * unit.length, -min(unit.cards), -at)
 
 
-def _smallest(unit: Unit) -> tuple[int, int, int]:
+def _smallest(unit: Unit, at: int) -> tuple[int, int, int, int]:
     """Fewest cards, then as ``_lowest``."""
-    return (unit.width * unit.length, unit.rank, -min(unit.cards))
+    return (unit.width * unit.length, unit.rank, -min(unit.cards), -at)
 
 
 def _choose_forced(
-    units: tuple[Unit, ...], failed: list[FailedUnit], seats: list[int], rules: Rules
+    lead: Lead, failed: list[tuple[int, FailedUnit]], seats: list[int], rules: Rules
 ) -> tuple[Unit, Reason]:
     """The forced unit under ``throw_forced_unit`` (docs/rules.md §4), and why;
-    of units alike in everything the key compares, the last thrown."""
-    policy = rules.throw_forced_unit
-    if policy == ThrowForcedUnit.FIRST_BLOCKED:
-        first = next(s for s in seats if any(b.seat == s for f in failed for b in f.beaten_by))
-        mine = [f.unit for f in failed if any(b.seat == first for b in f.beaten_by)]
-        unit = min(reversed(mine), key=_smallest)
-        shape = _shape(unit.shape)
-        return unit, reason(f"throw.forced.{policy}", seat=SEAT_FACTS[first], shape=shape, cards=Cards(unit.cards))
-    if policy == ThrowForcedUnit.SMALLEST_UNIT:
-        unit = min(reversed(units), key=_smallest)
-    else:
-        key = _smallest if policy == ThrowForcedUnit.SMALLEST_FAILED else _lowest
-        unit = min(reversed([f.unit for f in failed]), key=key)
-    return unit, Reason(f"throw.forced.{policy}", (("shape", _shape(unit.shape)), ("cards", Cards(unit.cards))))
+    of units alike in everything the key compares, the last thrown.  ``failed``:
+    each failed unit with its place in the lead."""
+    policy, units = rules.throw_forced_unit, lead.units
+    facts: tuple[tuple[str, Param], ...] = ()
+    if policy == ThrowForcedUnit.LOWEST_FAILED:
+        at = -min([_lowest(units[k], k) for k, _ in failed])[-1]
+    elif policy == ThrowForcedUnit.SMALLEST_FAILED:
+        at = -min([_smallest(units[k], k) for k, _ in failed])[-1]
+    elif policy == ThrowForcedUnit.SMALLEST_UNIT:
+        at = -min([_smallest(unit, k) for k, unit in enumerate(units)])[-1]
+    else:  # first_blocked: the first seat in playing order that beats a unit, its smallest
+        first = next(s for s in seats if any(b.seat == s for _, f in failed for b in f.beaten_by))
+        at = -min([_smallest(units[k], k) for k, f in failed if any(b.seat == first for b in f.beaten_by)])[-1]
+        facts = (("seat", SEAT_FACTS[first]),)
+    why = Reason(_FORCED[policy], (*facts, ("shape", lead.form.shape_facts[at]), ("cards", lead.card_facts[at])))
+    return units[at], why
 
 
 def _penalty(throw: Throw, failed: list[FailedUnit]) -> tuple[Penalty, Reason | None]:
     """The ``throw_penalty`` of a failed ``throw`` with the units ``failed`` (docs/rules.md §4)."""
     leader, rules = throw.leader, throw.rules
     kind = rules.throw_penalty
+    if kind is _NO_PENALTY.kind:  # the usual rule, told without reading an enum member (a Python call each)
+        return _NO_PENALTY, None
     if kind == ThrowPenalty.MATCH_POINT:
         return Penalty(kind, 1, leader, None), reason("throw.penalty.match_point", seat=SEAT_FACTS[leader], n=1)
     per, team = rules.throw_penalty_points_per_card, (leader + 1) % 2  # the points go to the other team
@@ -310,10 +324,9 @@ def _penalty(throw: Throw, failed: list[FailedUnit]) -> tuple[Penalty, Reason | 
 # ---------------------------------------------------------------- the verdict
 
 
-@lru_cache(maxsize=1024)
-def _single_unit(unit: Unit) -> tuple[Reason]:
-    """Why a lead of one unit stands (cached by value: a hand's leads recur)."""
-    return (reason("throw.single_unit", shape=_shape(unit.shape), cards=Cards(unit.cards)),)
+def _single_unit(lead: Lead) -> tuple[Reason]:
+    """Why a lead of one unit stands."""
+    return (Reason("throw.single_unit", (("shape", lead.form.shape_facts[0]), ("cards", lead.card_facts[0]))),)
 
 
 def judge_throw(throw: Throw) -> ThrowVerdict:
@@ -339,9 +352,9 @@ def judge_throw(throw: Throw) -> ThrowVerdict:
     """
     leader, lead, suit, hands, rules = throw.leader, throw.lead, throw.suit, throw.hands, throw.rules
     found = lead_of(tuple(sorted(lead)), throw.order, rules.follow_patterns)
-    units = found.units
-    if len(units) == 1:
-        return ThrowVerdict(leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, _single_unit(units[0]))
+    units, form = found.units, found.form
+    if form.single:
+        return ThrowVerdict(leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, _single_unit(found))
     view = found.view  # the led suit's view, which the lead holds
     seats = [s for s in _AFTER[leader] if s in hands]
     copies = [view.counts_in(hands[s]) for s in seats]
@@ -349,35 +362,38 @@ def judge_throw(throw: Throw) -> ThrowVerdict:
     if void and rules.throw_when_others_void is ThrowWhenOthersVoid.REFUSED:
         why = reason("throw.refused_others_void", suit=_SUIT[suit], n=len(units))
         return ThrowVerdict(leader, suit, False, units, (), None, (), _NO_PENALTY, (why,), True)
-    shapes = found.form.shapes  # each unit's (width, length)
+    shapes = form.shapes  # each unit's (width, length)
     ranks: dict[tuple[int, int], list[int]] = {}  # each thrown shape → the ranks of its units
     for shape, unit in zip(shapes, units, strict=True):
         ranks.setdefault(shape, []).append(unit.rank)
-    threats = {shape: _threats(view, seats, copies, shape, r, rules) for shape, r in ranks.items()}
+    threats = _threats(view, seats, copies, ranks, rules)
     reasons: list[Reason] = []
-    failed: list[FailedUnit] = []
-    for shape, unit in zip(shapes, units, strict=True):  # each unit: every seat that beats it, in playing order
+    failed: list[tuple[int, FailedUnit]] = []  # each failed unit with its place in the lead
+    for at, unit in enumerate(units):  # each unit: every seat that beats it, in playing order
+        threat = threats.get(shapes[at])
+        if not threat:
+            continue
         rank, blockers = unit.rank, []
-        thrown: tuple[tuple[str, Param], ...] = ()  # the thrown unit's facts, once it is beaten
-        for above, same, wider in threats[shape]:
+        thrown = (("thrown", form.shape_facts[at]), ("cards", found.card_facts[at]))  # the thrown unit's facts
+        for above, same, wider in threat:
             beat = same if rank < above else wider
             if beat is not None:
                 blocker, code, held = beat
-                thrown = thrown or (("thrown", _shape(shape)), ("cards", Cards(unit.cards)))
                 blockers.append(blocker)
                 reasons.append(Reason(code, held + thrown))
         if blockers:
-            failed.append(FailedUnit(unit, tuple(blockers)))
+            failed.append((at, FailedUnit(unit, tuple(blockers))))
     if not failed:
         reasons.append(reason("throw.stands", suit=_SUIT[suit], n=len(units)))
         return ThrowVerdict(leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, tuple(reasons))
-    forced, why = _choose_forced(units, failed, seats, rules)
+    forced, why = _choose_forced(found, failed, seats, rules)
     reasons.append(why)
     play = forced.cards
     if rules.throw_forced_cards is ThrowForcedCards.LOWEST_CARD and len(play) > 1:
         play = play[-1:]  # a unit's cards run high → low
         reasons.append(reason("throw.forced_lowest_card", cards=Cards(play)))
-    penalty, cost = _penalty(throw, failed)
+    failed_units = [f for _, f in failed]
+    penalty, cost = _penalty(throw, failed_units)
     if cost is not None:
         reasons.append(cost)
-    return ThrowVerdict(leader, suit, False, units, tuple(failed), forced, play, penalty, tuple(reasons))
+    return ThrowVerdict(leader, suit, False, units, tuple(failed_units), forced, play, penalty, tuple(reasons))

@@ -35,16 +35,17 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from engine.cards import card_str, check_copies, total_points, within_copies
 from engine.errors import InvalidInput, Problem
-from engine.follow import Follow, judge_follow
+from engine.follow import rule_on_follow
 from engine.lead import Lead, LeadForm, lead_of
 from engine.reasons import Reason, Seat, Suit, reason
 from engine.records import quick_init
 from engine.rules import RuffShape, Rules, ThrowComparison
 from engine.shapes import Shape, in_hand
-from engine.suit import suit_view
+from engine.suit import SuitView, suit_view
 from engine.trump import TRUMP, TrumpOrder
 from engine.units import Unit, decompose, mixed_suit_problems, unit_shapes
 
@@ -52,10 +53,10 @@ Key = tuple[int, int, int]  # (trump over a plain lead, width of the serving sha
 Groups = tuple[tuple[Key, ...], ...]  # a play's keys per lead shape (in a fixed order), strongest first
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class PlayVerdict:
-    """One play of the trick."""
+class PlayVerdict(NamedTuple):
+    """One play of the trick.  A tuple, as the reasons (``engine.reasons``): one
+    is built per play of every trick at half a frozen record's cost; its
+    ``kind`` keeps it unequal to any other record of the same values."""
 
     seat: int
     cards: tuple[int, ...]  # high → low
@@ -64,12 +65,12 @@ class PlayVerdict:
     legal: bool | None  # None: no hand given, or a throw (see /v1/throw)
     reasons: tuple[Reason, ...]
     units: tuple[Unit, ...] | None  # its strongest arrangement into the lead's units, if any
+    kind: str = "play"
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class TrickResult:
-    """The trick's winner (a seat), its points and a verdict per play."""
+class TrickResult(NamedTuple):
+    """The trick's winner (a seat), its points and a verdict per play (a tuple,
+    as ``PlayVerdict``)."""
 
     leader: int
     suit: int
@@ -77,6 +78,7 @@ class TrickResult:
     winner: int
     points: int
     plays: tuple[PlayVerdict, ...]
+    kind: str = "trick"
 
 
 # --- one play against the lead ---------------------------------------------------------------
@@ -89,8 +91,10 @@ class _Measure:
     wins), its strongest arrangement's units and its strength: ``value`` (largest_unit
     and any single-unit lead: its strongest key on the lead's largest shape;
     highest_card: (trumps a plain lead, highest power)) or ``groups`` (all_units,
-    dominance: per arrangement, its keys per lead shape, strongest first); and
-    its ``points`` (every 5, 10 and K in it)."""
+    dominance: per arrangement, its keys per lead shape, strongest first); its
+    ``points`` (every 5, 10 and K in it); and, for a play of one suit that may
+    serve, its ``counts`` on that suit's view (a follow's are what the follow
+    rule reads of it: ``engine.follow.rule_on_follow``)."""
 
     cards: tuple[int, ...]
     role: str
@@ -98,6 +102,7 @@ class _Measure:
     units: tuple[Unit, ...] | None
     value: tuple[int, ...] = ()
     groups: tuple[Groups, ...] = ()
+    counts: tuple[int, ...] | None = None
 
 
 def _serving(width: int, length: int, wider: bool, decks: int) -> tuple[Shape, ...]:
@@ -110,19 +115,19 @@ def _serving(width: int, length: int, wider: bool, decks: int) -> tuple[Shape, .
 
 
 def _arrangements(
-    cards: tuple[int, ...], shapes: tuple[tuple[int, int], ...], led: int, order: TrumpOrder, wider: bool, decks: int
+    lay: SuitView, counts: tuple[int, ...], shapes: tuple[tuple[int, int], ...], led: int, wider: bool, decks: int
 ) -> list[tuple[tuple[Unit, ...], tuple[Key, ...], Groups]]:
-    """Every distinct way sorted ``cards`` of one suit that may serve (the led
-    one, or trumps over a plain lead) are arranged into a lead of units of
-    ``shapes`` (width, length), as (units, keys, groups): ``units[i]`` serves the
-    lead's unit i with strength ``keys[i]``; ``groups``: the keys per lead shape.
+    """Every distinct way cards of one suit that may serve (the led one, or
+    trumps over a plain lead), ``counts`` on its view ``lay``, are arranged
+    into a lead of units of ``shapes`` (width, length), as (units, keys,
+    groups): ``units[i]`` serves the lead's unit i with strength ``keys[i]``;
+    ``groups``: the keys per lead shape.
     A depth-first search places a serving shape in each of the lead's tuple and
     tractor slots (alike slots in a fixed order); the cards left serve its
     singles, strongest first.  Arrangements with the same units per lead shape
     count once, in a fixed order."""
-    suit = order.suit[cards[0]]
+    suit = lay.suit
     bonus = int(suit != led)
-    lay = suit_view(order, suit)
     kinds, power = lay.kinds, lay.power
     slots = [i for i, (width, _) in enumerate(shapes) if width > 1]
     singles = [i for i, (width, _) in enumerate(shapes) if width == 1]
@@ -160,7 +165,7 @@ def _arrangements(
                     left[j] -= shape.width
                 search(k + 1, tuple(left), mark)
 
-    search(0, lay.counts(cards), None)
+    search(0, counts, None)
     return [found[per_shape] for per_shape in sorted(found, key=repr)]
 
 
@@ -180,17 +185,21 @@ def _measure(
         return _Measure(shown, "discard", points, None)
     role = "follow" if suit == led else "ruff"
     exact = ruff is RuffShape.EXACT and role == "ruff"
-    found = _arrangements(cards, form.shapes, led, order, wider, decks)
+    lay = suit_view(order, suit)
+    counts = lay.counts(cards)
+    found = _arrangements(lay, counts, form.shapes, led, wider, decks)
     if not found or (exact and sorted(unit_shapes(decompose(cards, order))) != sorted(form.shapes)):
-        return _Measure(shown, "discard" if role == "ruff" else role, points, None)
+        return _Measure(shown, "discard" if role == "ruff" else role, points, None, counts=counts)
     largest = form.largest
     tops = [max([keys[i] for i in largest]) for _, keys, _ in found]
     best = max(range(len(found)), key=lambda a: (tops[a], sorted(found[a][1], reverse=True)))
+    units = found[best][0]
     if mode in _BY_UNITS:
-        return _Measure(shown, role, points, found[best][0], groups=tuple(groups for _, _, groups in found))
+        return _Measure(shown, role, points, units, groups=tuple(groups for _, _, groups in found), counts=counts)
     if mode is ThrowComparison.HIGHEST_CARD:
-        return _Measure(shown, role, points, found[best][0], (int(suit != led), max([order.power[c] for c in cards])))
-    return _Measure(shown, role, points, found[best][0], max(tops))
+        value = (int(suit != led), max([order.power[c] for c in cards]))
+        return _Measure(shown, role, points, units, value, counts=counts)
+    return _Measure(shown, role, points, units, max(tops), counts=counts)
 
 
 # the comparisons that pair the units of both plays (``_Measure.groups``)
@@ -360,9 +369,9 @@ def trick_winner(trick: Trick) -> tuple[int, tuple[Unit, ...]]:
 def resolve_trick(trick: Trick) -> TrickResult:
     """Resolve a trick (docs/rules.md §6): its winner, points and a verdict per
     play; with the trick's ``hands`` every follow is also judged
-    (``engine.follow.judge_follow``).  The one entry point of the rule for a
-    verdict per play: the service and the audit call it (the kitty reads only
-    ``trick_winner``).
+    (``engine.follow.rule_on_follow``, the rule ``judge_follow`` answers).  The
+    one entry point of the rule for a verdict per play: the service and the
+    audit call it (the kitty reads only ``trick_winner``).
 
     >>> from engine.rules import preset
     >>> from engine.trump import Trump, trump_order
@@ -388,9 +397,10 @@ def resolve_trick(trick: Trick) -> TrickResult:
         reasons = _play_reasons(role, form, seat, matched, won, best_seat, mode)
         legal: bool | None = None
         if hands is not None and seat in hands:
-            if i > 0:
-                follow = judge_follow(Follow(lead, hands[seat], plays[i], rules))
-                legal, reasons = follow.legal, reasons + follow.reasons
+            if i > 0:  # a follow's counts on the led suit's view: counted once, by its measure
+                counted = measure.counts if measure.role == "follow" else None
+                _, _, legal, why, _ = rule_on_follow(lead, hands[seat], plays[i], rules, counted)
+                reasons += why
             elif form.single:
                 legal = True
             else:

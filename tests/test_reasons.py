@@ -1,6 +1,6 @@
 """engine.reasons.Reason: a named tuple (the interpreter hashes and compares it, and
 every tuple fact in it, without a Python call), unequal to a fact or a plain tuple
-of the same values; and the throw verdict's records (engine.throw): frozen
+of the same values, as the throw verdict's ``Blocker``; and its other records (engine.throw): frozen
 slotted dataclasses whose ``__init__`` stores through the slots' setters (a
 verdict makes many of them), with every other behaviour of a frozen dataclass:
 equality, hash, repr, immutability, ``dataclasses.replace``, pickling, matching."""
@@ -29,8 +29,6 @@ def _verdict() -> ThrowVerdict:
 
 
 RECORDS: list[Any] = [
-    Blocker(2, (3, 3, 3, 3), 4, 1, True),
-    Blocker(seat=1, cards=(5,), width=1, length=1),
     FailedUnit(Unit(1, 1, (4,), 8, 0), (Blocker(3, (7,), 1, 1),)),
     _verdict(),
 ]
@@ -76,6 +74,26 @@ def test_a_reason_is_a_named_tuple_of_its_own_kind() -> None:
     assert Reason("a.b", (), "")[:3] == Pattern("a.b", (), "")[:3] and Reason("a.b", (), "") != Pattern("a.b", (), "")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("blocker", [Blocker(2, (3, 3, 3, 3), 4, 1, True), Blocker(seat=1, cards=(5,), width=1, length=1)])
+def test_a_blocker_is_a_named_tuple_of_its_own_kind(blocker: Blocker) -> None:
+    values = (blocker.seat, blocker.cards, blocker.width, blocker.length, blocker.wider_shape)
+    same = Blocker(*values)
+    assert same == blocker and hash(same) == hash(blocker) and same is not blocker
+    assert tuple(blocker) == (*values, "blocker")
+    assert blocker._fields == ("seat", "cards", "width", "length", "wider_shape", "kind")
+    assert repr(blocker) == f"Blocker(seat={values[0]}, cards={values[1]!r}, width={values[2]}, length={values[3]}, " \
+        f"wider_shape={values[4]}, kind='blocker')"
+    with pytest.raises(AttributeError):
+        blocker.seat = 0  # type: ignore[misc]
+    assert pickle.loads(pickle.dumps(blocker)) == blocker and copy.deepcopy(blocker) == blocker
+    assert blocker != values and blocker != Seat(blocker.seat)  # not a plain tuple, nor a fact
+    match blocker:
+        case Blocker(seat, cards):
+            assert (seat, cards) == values[:2]
+        case _:
+            pytest.fail("Blocker(seat, cards) does not match")
+
+
 def test_keywords_defaults_replace_and_match() -> None:
     made = Reason(code="throw.stands", params=(("suit", Suit(0)), ("n", 2)))
     assert (made.code, made.params, made.form, made.key) == ("throw.stands", (("suit", Suit(0)), ("n", 2)), "", "throw.stands")
@@ -88,7 +106,7 @@ def test_keywords_defaults_replace_and_match() -> None:
         case _:
             pytest.fail("Reason(code, params, form) does not match")
     assert Blocker(1, (5,), 1, 1).wider_shape is False
-    assert dataclasses.replace(Blocker(1, (5,), 1, 1), wider_shape=True) == Blocker(1, (5,), 1, 1, True)
+    assert Blocker(1, (5,), 1, 1)._replace(wider_shape=True) == Blocker(1, (5,), 1, 1, True)
     verdict = _verdict()
     assert dataclasses.replace(verdict, valid=True).valid and dataclasses.replace(verdict, valid=True) != verdict
 

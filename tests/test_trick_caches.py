@@ -22,7 +22,7 @@ from engine.follow import check_follow, judge_follow
 from engine.lead import lead_of
 from engine.records import quick_init
 from engine.rules import PRESET_VALUES, Rules, preset, rules_from_json
-from engine.trick import PlayVerdict, check_trick, resolve_trick
+from engine.trick import PlayVerdict, Trick, TrickResult, check_trick, resolve_trick
 from engine.trump import Trump, TrumpOrder, trump_order
 
 # every preset, and option sets that change how plays compare (docs/rules.md §6)
@@ -123,10 +123,24 @@ def test_quick_init_builds_the_same_frozen_record() -> None:
             quick.a = 5  # type: ignore[misc]
     with pytest.raises(TypeError):
         _Quick(1)  # type: ignore[call-arg]
-    verdict = PlayVerdict(0, (1,), "lead", False, None, (), None)
-    assert verdict.units is None
+    rules = preset("two-deck")
+    trick = Trick(0, [[1]], trump_order(Trump(0, 0), rules), rules)
+    assert trick.hands is None
     with pytest.raises(FrozenInstanceError):
+        trick.leader = 1  # type: ignore[misc]
+
+
+def test_play_verdicts_and_results_are_tuples_of_their_own_kind() -> None:
+    """A trick's records are NamedTuples (built on every request): read-only, and
+    their ``kind`` keeps them unequal to a plain tuple or a record of another kind."""
+    verdict = PlayVerdict(0, (1,), "lead", False, None, (), None)
+    assert verdict.units is None and verdict.kind == "play"
+    with pytest.raises(AttributeError):
         verdict.role = "follow"  # type: ignore[misc]
+    assert verdict != (0, (1,), "lead", False, None, (), None)
+    result = TrickResult(0, 0, (), 0, 0, (verdict,))
+    assert result.kind == "trick"
+    assert result != (0, 0, (), 0, 0, (verdict,))
 
 
 def test_quick_init_refuses_what_it_cannot_mirror() -> None:
