@@ -174,8 +174,8 @@ def _measure(
     cards: tuple[int, ...], form: LeadForm, order: TrumpOrder, ruff: RuffShape, wider: bool, decks: int,
     mode: ThrowComparison,
 ) -> _Measure:
-    """The ``_Measure`` of a play's sorted ``cards`` against a lead of ``form`` (cached per play
-    and lead form, not the lead's cards) under ``ruff_shape`` (``exact``: a ruff must decompose
+    """The ``_Measure`` of a play's ``cards`` against a lead of ``form`` (cached per play as
+    played, whose order it does not depend on, and lead form, not the lead's cards) under ``ruff_shape`` (``exact``: a ruff must decompose
     into exactly the lead's units), ``wider_shape_beats``, the decks and the comparison ``mode``."""
     suit_of, led = order.suit, form.suit
     shown = cards if len(cards) == 1 else tuple(order.sorted(cards))
@@ -350,7 +350,7 @@ def _contest(trick: Trick) -> Contest:
     best = _measure(lead.cards, form, *options)  # the lead stands first
     measures, wins, winner = [best], [False], leader
     for i in range(1, len(plays)):
-        measure = _measure(tuple(sorted(plays[i])), form, *options)
+        measure = _measure(tuple(plays[i]), form, *options)
         won = measure.units is not None and _beats(measure, best, mode)
         if won:
             best, winner = measure, (leader + i) % 4
