@@ -88,6 +88,12 @@ class Referee(Flask):
     a ``Vary: Accept-Encoding`` (small answers are the same for everyone).
     ``process_response`` is Flask's documented place to change every response
     before it is sent; a hook would cost its dispatch on every answer.
+
+    A large answer to a request without ``Accept-Encoding`` goes out as it is:
+    flask-compress's answer to it (no coding chosen from an empty list) is
+    the answer with ``Accept-Encoding`` in its ``Vary``, which
+    :func:`vary_on_encoding` adds without the rest of its checks (the
+    four-deck throw's answer: ~20,000 instructions fewer).
     """
 
     response_class = Answer  # also what jsonify and send_from_directory answer with
@@ -96,8 +102,23 @@ class Referee(Flask):
     def process_response(self, response: Response) -> Response:
         length = response.headers.get("Content-Length")  # one read: werkzeug parses the header anew on each
         if length is not None and length.isdigit() and int(length) >= self.config["COMPRESS_MIN_SIZE"]:
-            response = self.compress.after_request(response)
+            if request._get_current_object().environ.get("HTTP_ACCEPT_ENCODING"):  # type: ignore[attr-defined]  # one proxy look-up, not two
+                response = self.compress.after_request(response)
+            else:
+                vary_on_encoding(response)
         return super().process_response(response)
+
+
+def vary_on_encoding(response: Response) -> None:
+    """``Accept-Encoding`` added to the response's ``Vary`` (written as flask-compress
+    writes it: appended to the names already there, once): a large answer is
+    gzipped for a client that asks, so a cache must not give it to another as it is."""
+    headers = response.headers
+    vary = headers.get("Vary")
+    if not vary:
+        headers["Vary"] = "Accept-Encoding"
+    elif "accept-encoding" not in vary.lower():
+        headers["Vary"] = f"{vary}, Accept-Encoding"
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:

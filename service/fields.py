@@ -100,7 +100,7 @@ class CardsField(Field):
         if type(value) is list and len(value) <= self.max_cards:
             try:
                 if len(value) > 1:
-                    return list(itemgetter(*value)(SPELLINGS))
+                    return [*itemgetter(*value)(SPELLINGS)]  # a display, not list(): no type call
                 return [SPELLINGS[value[0]]] if value else []
             except (KeyError, TypeError):  # not a spelling, or unhashable
                 pass
@@ -239,9 +239,14 @@ class HandsField(Field):
         seats = self._seats
         if type(value) is dict and value.keys() <= seats.keys():  # the usual hands: seat keys, card arrays
             usual = self._cards.usual
-            hands = {seats[key]: usual(value[key]) for key in sorted(value)}  # "0" < "1" < ...: by seat
-            if None not in hands.values():
-                return hands  # type: ignore[return-value]
+            hands: dict[int, list[int]] = {}
+            for key in sorted(value):  # "0" < "1" < ...: by seat
+                cards = usual(value[key])
+                if cards is None:  # not the usual array: reported below
+                    break
+                hands[seats[key]] = cards
+            else:
+                return hands
         if not isinstance(value, dict):
             raise ValidationError(
                 coded("invalid_type", "hands must be an object keyed by seat \"0\"..\"3\"",
@@ -280,7 +285,7 @@ class PlaysField(Field):
             raise ValidationError(
                 coded("wrong_play_count", f"exactly {self.count} plays, one per seat, in playing order")
             )
-        usual = list(map(self._cards.usual, value))  # the usual plays: arrays of card spellings
+        usual = [*map(self._cards.usual, value)]  # the usual plays: arrays of card spellings
         if None not in usual:
             return usual  # type: ignore[return-value]
         plays: list[list[int]] = []

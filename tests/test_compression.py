@@ -48,6 +48,27 @@ def test_small_answers_and_refusals_go_as_they_are(client: Any) -> None:
     assert "Content-Encoding" not in client.get("/v1/rulesets/nine-deck", headers=GZIP).headers
 
 
+@pytest.mark.parametrize("vary", [None, "", "Accept-Language", "Origin, accept-encoding", "Accept-Encoding"])
+@pytest.mark.parametrize("accept", [None, "", "identity", "gzip"])
+def test_unasked_large_answers_vary_as_flask_compress_says(app: Any, vary: str | None, accept: str | None) -> None:
+    """A large answer to a request without Accept-Encoding skips flask-compress
+    (Referee.process_response): its headers are those flask-compress gives it."""
+    from service.answer import Answer
+
+    def answer() -> Answer:
+        resp = Answer.of_json(b"[" + b"1," * 2000 + b"1]")
+        if vary is not None:
+            resp.headers["Vary"] = vary
+        return resp
+
+    headers = {} if accept is None else {"Accept-Encoding": accept}
+    with app.test_request_context("/v1/throw", method="POST", headers=headers):
+        ours = app.process_response(answer())
+        theirs = app.compress.after_request(answer())
+    assert list(ours.headers) == list(theirs.headers)
+    assert ours.get_data() == theirs.get_data()
+
+
 def test_files_go_as_they_are(client: Any) -> None:
     resp = client.get("/docs/swagger-ui.css", headers=GZIP)
     assert resp.status_code == 200 and "Content-Encoding" not in resp.headers
