@@ -31,7 +31,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
-from engine.cards import KINDS, check_copies
+from engine.cards import KINDS, check_copies, copy_counts
 from engine.errors import InvalidInput, Problem
 from engine.kitty import KittyResult, check_kitty, kitty_result, played_with_trumps, side_of
 from engine.levels import DEFENDERS
@@ -136,7 +136,7 @@ def _deal_violations(
     if len(kitty) != rules.kitty_size:
         found.append(Violation(None, None, reason("deal.kitty_size", n=len(kitty), size=rules.kitty_size)))
     if strict:
-        seen = Counter(c for s in range(SEATS) for c in hands[s]) + Counter(kitty)
+        seen = copy_counts([*(hands[s] for s in range(SEATS)), kitty])
         short = [k for k in range(KINDS) if seen[k] < rules.decks]
         if short:
             missing = tuple(sorted(c for c in short for _ in range(rules.decks - seen[c])))

@@ -58,7 +58,8 @@ class LeadForm:
 @dataclass(frozen=True, slots=True, eq=False)
 class Lead:
     """A lead: its cards (sorted), its units, its suit's view and its form;
-    each unit's cards as a reason's fact (§4: the throw's reasons name them)."""
+    for a lead of several units (a throw), each unit's cards as a reason's fact
+    (§4: the throw's reasons name them), else none."""
 
     cards: tuple[int, ...]
     units: tuple[Unit, ...]
@@ -127,4 +128,5 @@ def lead_of(
     units = decompose(cards, order)
     suit = units[0].suit
     form = lead_form(unit_shapes(units), suit, patterns, tractors)
-    return Lead(cards, units, suit_view(order, suit), form, tuple(Cards(unit.cards) for unit in units))
+    facts = tuple([Cards(unit.cards) for unit in units]) if len(units) > 1 else ()
+    return Lead(cards, units, suit_view(order, suit), form, facts)

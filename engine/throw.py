@@ -23,10 +23,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from itertools import chain
+from functools import lru_cache
 from typing import NamedTuple
 
-from engine.cards import KINDS, card_str, check_copies
+from engine.cards import KINDS, card_str, check_copies, copy_counts, within_counts
 from engine.errors import InvalidInput, Problem
 from engine.lead import Lead, lead_of
 from engine.reasons import SEAT_FACTS, Cards, Param, Reason, Suit, Team, reason
@@ -40,6 +40,7 @@ from engine.units import Unit, mixed_suit_problems
 SEATS = 4
 _AFTER = tuple(tuple((leader + i) % SEATS for i in range(1, SEATS)) for leader in range(SEATS))  # in playing order
 _KINDS = frozenset(range(KINDS))
+_KIND_OF = {kind: kind for kind in range(KINDS)}  # a value equal to a kind → the kind (1.0 → 1)
 # the facts the reasons name, one object each: facts are compared (``==``), the same object at once
 _SUIT = tuple(Suit(s) for s in range(5))  # per effective suit (4: trump)
 _SEAT_FACT = tuple(("seat", seat) for seat in SEAT_FACTS)  # the facts of a reason, built once
@@ -166,9 +167,9 @@ def check_throw(
     for seat in hands:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
             problems.append(Problem(("hands", seat), "a hand is keyed by a seat 0..3", code="invalid_seat"))
-    try:  # one count of every card (the lead's too, unless it is in ``own``); its (at most 54) keys checked
-        seen = Counter(chain.from_iterable(hands.values()) if own is not None else chain(lead, *hands.values()))
-        cards_known = _KINDS.issuperset(seen) and (own is None or _KINDS.issuperset(lead))
+    card_lists = [*hands.values()] if own is not None else [lead, *hands.values()]  # every card once
+    try:  # a card is a kind 0..53 or a value equal to one (True, 1.0), as ``x in _KINDS`` says
+        cards_known = all(map(_KINDS.issuperset, card_lists)) and (own is None or _KINDS.issuperset(lead))
     except TypeError:  # an unhashable element: the checks below raise for it as for any other input
         cards_known = False
     if not cards_known:
@@ -180,7 +181,7 @@ def check_throw(
     if problems:
         raise InvalidInput(problems)
     suit_of = order.suit
-    if len(set(map(suit_of.__getitem__, lead))) > 1:
+    if len({suit_of[card] for card in lead}) > 1:
         raise InvalidInput(mixed_suit_problems(lead, order, ("lead",)))
     if own is not None:
         left = Counter(own)
@@ -192,7 +193,11 @@ def check_throw(
                 problems.append(Problem(("lead", i), text, code="card_not_in_hand", params={"card": name}))
         if problems:
             raise InvalidInput(problems)
-    if seen and max(seen.values()) > rules.decks:
+    try:
+        counts = copy_counts(card_lists)
+    except TypeError:  # a card that is no int but equals a kind (1.0): counted as that kind
+        counts = copy_counts([[_KIND_OF[c] for c in cards] for cards in card_lists])
+    if not within_counts(rules.decks, counts):
         given = [(("hands", s), h) for s, h in sorted(hands.items())]  # each excess copy reported where it is
         check_copies(given if own is not None else [(("lead",), lead), *given], rules.decks)
     return Throw(leader, lead, suit_of[lead[0]], hands, order, rules)
@@ -324,9 +329,10 @@ def _penalty(throw: Throw, failed: list[FailedUnit]) -> tuple[Penalty, Reason | 
 # ---------------------------------------------------------------- the verdict
 
 
-def _single_unit(lead: Lead) -> tuple[Reason]:
-    """Why a lead of one unit stands."""
-    return (Reason("throw.single_unit", (("shape", lead.form.shape_facts[0]), ("cards", lead.card_facts[0]))),)
+@lru_cache(maxsize=1024)
+def _single_unit(unit: Unit) -> tuple[Reason]:
+    """Why a lead of one unit stands (cached by value: a hand's leads recur)."""
+    return (reason("throw.single_unit", shape=_shape(unit.shape), cards=Cards(unit.cards)),)
 
 
 def judge_throw(throw: Throw) -> ThrowVerdict:
@@ -354,7 +360,7 @@ def judge_throw(throw: Throw) -> ThrowVerdict:
     found = lead_of(tuple(sorted(lead)), throw.order, rules.follow_patterns)
     units, form = found.units, found.form
     if form.single:
-        return ThrowVerdict(leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, _single_unit(found))
+        return ThrowVerdict(leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, _single_unit(units[0]))
     view = found.view  # the led suit's view, which the lead holds
     seats = [s for s in _AFTER[leader] if s in hands]
     copies = [view.counts_in(hands[s]) for s in seats]

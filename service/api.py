@@ -7,6 +7,7 @@ one engine call, and renders the result; errors become problem+json.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 import orjson
@@ -21,6 +22,7 @@ from service.explain import render
 from service.fastload import fast_load
 from service.i18n import negotiate
 from service.jsonio import MAX_DEPTH, DuplicateKey, OrjsonProvider, TooDeep, loads_request
+from service.render import written
 
 v1 = Blueprint("v1", __name__, url_prefix="/v1")
 
@@ -91,14 +93,16 @@ def language() -> str:
     return negotiate(environ.get("HTTP_ACCEPT_LANGUAGE"))
 
 
-def reason_json(reason: Reason, lang: str) -> dict[str, str]:
-    """A reason as the API shows it: its stable code and its message in ``lang``."""
-    return {"code": reason.code, "message": render(reason, lang)}
+@lru_cache(maxsize=4096)
+def reason_json(reason: Reason, lang: str) -> orjson.Fragment:
+    """A reason as the API shows it, ``{"code", "message"}`` with its message in ``lang``,
+    written (service/render.py ``written``): cached as ``render`` is, by the reason's value."""
+    return written({"code": reason.code, "message": render(reason, lang)})
 
 
-def reasons_json(reasons: Iterable[Reason], lang: str) -> list[dict[str, str]]:
+def reasons_json(reasons: Iterable[Reason], lang: str) -> list[orjson.Fragment]:
     """A list of reasons as ``reason_json`` shows each (one call per list: the hot path)."""
-    return [{"code": r.code, "message": render(r, lang)} for r in reasons]
+    return [reason_json(r, lang) for r in reasons]
 
 
 def json_response(obj: Any, lang: str | None = None) -> Response:

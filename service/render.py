@@ -1,4 +1,13 @@
-"""Engine objects → the JSON shapes of docs/api.md (plain functions: the hot path)."""
+"""Engine objects → the JSON shapes of docs/api.md (plain functions: the hot path).
+
+A part of an answer that recurs from request to request (a lead's units, a
+reason's code and words: service/api.py) is cached *written*: an
+``orjson.Fragment``, orjson's documented way to place JSON already written
+into a document, which ``orjson.dumps`` copies as it is.  An answer holding
+one is only ever written by orjson (``json_response``, the auditor's JSON
+lines), with the options every answer is written with, so the bytes are the
+ones the part would have been written as in place.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +15,11 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
+import orjson
+
 from engine.cards import CARD_NAMES, KINDS, points
 from engine.units import Unit
+from service.jsonio import OrjsonProvider
 
 CARD_POINTS: tuple[int, ...] = tuple(points(k) for k in range(KINDS))
 """``engine.cards.points`` of every kind, by kind (what responses print, looked up)."""
@@ -26,8 +38,14 @@ def unit_json(unit: Unit) -> dict[str, Any]:
     }
 
 
+def written(obj: Any) -> orjson.Fragment:
+    """``obj`` written as JSON once, to be placed into answers as it is (the module's note)."""
+    return orjson.Fragment(orjson.dumps(obj, option=OrjsonProvider.option))
+
+
 @lru_cache(maxsize=1024)
-def units_json(units: tuple[Unit, ...]) -> list[dict[str, Any]]:
-    """Units as docs/api.md shows them, cached by value: the units of a lead or of a
-    play's arrangement recur from hand to hand, and a response only reads them."""
-    return [unit_json(u) for u in units]
+def units_json(units: tuple[Unit, ...]) -> list[orjson.Fragment]:
+    """Units as docs/api.md shows them, each written (``written``), cached by value:
+    the units of a lead or of a play's arrangement recur from hand to hand, and a
+    response only reads them."""
+    return [written(unit_json(u)) for u in units]

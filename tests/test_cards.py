@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -13,8 +15,10 @@ from engine.cards import (
     CardError,
     card_str,
     check_copies,
+    copy_counts,
     parse_card,
     points,
+    within_copies,
 )
 from engine.errors import InvalidInput
 
@@ -124,3 +128,48 @@ def test_parse_and_spelling_table_follow_the_notation() -> None:
                 assert parse_card(text) == SPELLINGS[text] == expected, text
                 seen += 1
     assert seen == len(SPELLINGS)  # every spelling has at most three characters
+
+
+# --- the copies of each card, counted (engine.cards.copy_counts / within_copies / check_copies)
+
+_card_sets = st.lists(st.lists(st.integers(0, KINDS - 1) | st.booleans(), max_size=60), max_size=5)
+
+
+@given(_card_sets)
+def test_copy_counts_is_counter(card_sets: list[list[int]]) -> None:
+    """The list count agrees with collections.Counter, bools counted as the ints they equal."""
+    counted = Counter(card for cards in card_sets for card in cards)
+    assert copy_counts(card_sets) == [counted[k] for k in range(KINDS)]
+
+
+@given(_card_sets, st.integers(1, 4))
+def test_within_copies_and_check_copies_agree_with_counter(card_sets: list[list[int]], decks: int) -> None:
+    """within_copies says whether Counter finds more than ``decks`` copies of a card;
+    check_copies raises then, one problem at the first excess copy of each such card."""
+    counted = Counter(card for cards in card_sets for card in cards)
+    over = {card for card, n in counted.items() if n > decks}
+    assert within_copies(decks, *card_sets) is not over
+    sets = [(("hands", i), cards) for i, cards in enumerate(card_sets)]
+    if not over:
+        check_copies(sets, decks)
+        return
+    with pytest.raises(InvalidInput) as exc:
+        check_copies(sets, decks)
+    seen: Counter[int] = Counter()
+    first_excess = []
+    for i, cards in enumerate(card_sets):
+        for j, card in enumerate(cards):
+            seen[card] += 1
+            if seen[card] == decks + 1:
+                first_excess.append(("hands", i, j))
+    assert [p.path for p in exc.value.problems] == first_excess
+    assert {p.code for p in exc.value.problems} == {"too_many_copies"}
+
+
+def test_copy_counts_refuses_what_is_no_kind() -> None:
+    """copy_counts takes kinds only: its callers check their cards first (a negative int
+    would count as the kind it indexes)."""
+    with pytest.raises(IndexError):
+        copy_counts([[3, KINDS]])
+    with pytest.raises(TypeError):
+        copy_counts([[3, "AS"]])

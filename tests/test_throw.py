@@ -10,6 +10,8 @@ from collections import Counter
 from typing import Any
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 
 from engine.cards import card_str, parse_card
 from engine.errors import InvalidInput
@@ -331,6 +333,64 @@ def test_invalid_input(lead: str, hands: dict[int, str], leader: int, paths: lis
     with pytest.raises(InvalidInput) as info:
         judge_throw(check_throw(leader, cards(lead), {s: cards(h) for s, h in hands.items()}, order, r))
     assert [p.path for p in info.value.problems] == paths
+
+
+# what check_throw takes for a card: anything equal to a kind 0..53 (a bool, 1.0), as ``in`` says
+_KIND_SET = frozenset(range(54))
+_element = st.integers(0, 53) | st.integers(-60, 60) | st.booleans() | st.just(1.0) | st.just("AS") | st.none()
+
+
+@settings(max_examples=300)
+@example(lead=[1], hands={1: [1.0]}, decks=1)  # 1.0 is a second 3S: one too many
+@example(lead=[True, 1], hands={2: [14, 1]}, decks=2)  # True is a third 3S
+@given(
+    lead=st.lists(_element, max_size=5),
+    hands=st.dictionaries(st.integers(1, 3), st.lists(st.integers(0, 53) | _element, max_size=14), max_size=3),
+    decks=st.integers(1, 2),
+)
+def test_check_throw_input_checks(lead: list[Any], hands: dict[int, list[Any]], decks: int) -> None:
+    """check_throw's input checks, in their order (docs/rules.md §1, §4), on any elements:
+    every element that is no card (``not in`` the kinds) at its path, and an empty lead;
+    then a lead mixing effective suits; then more copies of a card than the decks hold,
+    at the first excess copy of each card (lead, then hands by seat).  A float equal to a
+    kind passes the first check as that kind; it cannot be ranked or named later (TypeError)."""
+    r = rules_from_json({"preset": "two-deck", "decks": decks, "kitty_size": 8 if decks == 2 else 6})
+    order = trump_order(Trump(8, 1), r)
+    every = [(("lead",), lead), *((("hands", s), h) for s, h in hands.items())]
+    bad = [(*path, i) for path, given in every for i, c in enumerate(given) if c not in _KIND_SET]
+    expected: Any
+    if bad or not lead:
+        expected = bad + ([("lead",)] if not lead else [])
+    elif any(isinstance(c, float) for c in lead):
+        expected = TypeError
+    elif len({order.suit[c] for c in lead}) > 1:
+        expected = "mixed_suit_lead"
+    else:
+        counted = Counter(c for _, given in every for c in given)
+        if max(counted.values()) <= decks:
+            expected = None
+        elif any(isinstance(c, float) for _, given in every for c in given):
+            expected = TypeError
+        else:
+            seen: Counter[Any] = Counter()
+            expected = []
+            for path, given in [every[0], *sorted(every[1:])]:
+                for i, c in enumerate(given):
+                    seen[c] += 1
+                    if seen[c] == decks + 1:
+                        expected.append((*path, i))
+    if expected is None:
+        assert check_throw(0, lead, hands, order, r).lead is lead
+    elif expected is TypeError:
+        with pytest.raises(TypeError):
+            check_throw(0, lead, hands, order, r)
+    else:
+        with pytest.raises(InvalidInput) as info:
+            check_throw(0, lead, hands, order, r)
+        if expected == "mixed_suit_lead":
+            assert {p.code for p in info.value.problems} == {"mixed_suit_lead"}
+        else:
+            assert [p.path for p in info.value.problems] == expected
 
 
 def test_lead_mixing_suits_names_every_stray_card() -> None:
