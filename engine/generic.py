@@ -88,17 +88,19 @@ def piece_key(width: int, length: int) -> Key:
     return (width * length, width)
 
 
-@dataclass(frozen=True, slots=True, order=True)
-class Measure:
+class Measure(NamedTuple):
     """How well a set of cards matches the lead under the generic rule
     (docs/rules.md §5), compared field by field: ``tractors``, the keys
     (``piece_key``) of its tractor pieces placed into the lead's tractors,
     longest first, compared lexicographically (a longer list of equal prefix
     wins); then ``tuples``, the lead positions it fills with tuples of each
-    width, widest first (pieces included)."""
+    width, widest first (pieces included).  A tuple (hashed and compared by
+    the interpreter: a follow's structure hashes it); its ``kind`` keeps it
+    unequal to a plain tuple of the same values."""
 
     tractors: tuple[Key, ...]
     tuples: tuple[int, ...]
+    kind: str = "measure"
 
 
 class Slot(NamedTuple):
