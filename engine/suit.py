@@ -166,27 +166,30 @@ class SuitView:
         """The highest unit of ``length`` tuples of ``width`` that ``counts``
         hold, as (rank, its cards high → low), or None.  At each step the kind
         used is ``best_at``'s; on a tie of ranks the first chain's run wins."""
-        power, kinds = self.power, self.kinds
         if length == 1:  # the highest index held ``width`` times, searched from the top, and of the
             top = len(counts) - 1  # kinds of its step as strong as it (``alike``) the lowest held so (``best_at``)
             while top >= 0 and counts[top] < width:
                 top -= 1
-            for i in self.alike[top] if top >= 0 else ():
+            if top < 0:
+                return None
+            for i in self.alike[top]:  # ``top`` itself among them
                 if counts[i] >= width:
-                    return power[i], (kinds[i],) * width
-            return None
+                    break
+            return self.power[i], (self.kinds[i],) * width
+        power = self.power
         held = self.held(counts, width)
         rank = NO_RANK
         best: list[int] = []
         for c, run in self.runs(held, length):
-            chain = self.chains[c]
-            window = [self.best_at(chain[p], counts, width) for p in run[-length:]]
+            chain, window = self.chains[c], []
+            for p in run[-length:]:  # a loop: a comprehension would make the arguments cells (3.11), on every call
+                window.append(self.best_at(chain[p], counts, width))
             top = unit_rank(self.chain_values[c][run[-1]], power[window[-1]])
             if top > rank:
                 rank, best = top, window
         if not best:
             return None
-        return rank, tuple(self.order.sorted([kinds[i] for i in best] * width))
+        return rank, tuple(self.order.sorted(list(map(self.kinds.__getitem__, best)) * width))
 
     @property
     def line(self) -> Line:

@@ -234,7 +234,7 @@ def _smallest(unit: Unit, at: int) -> tuple[int, int, int, int]:
     return (unit.width * unit.length, unit.rank, -min(unit.cards), -at)
 
 
-@lru_cache(maxsize=1024)
+@lru_cache(maxsize=512)
 def _plan(lead: Lead, wider_shape_beats: bool, decks: int) -> ThrowPlan:
     """The ``ThrowPlan`` of a throw ``lead`` under the options ``wider_shape_beats``
     and ``decks`` (the widest tuple).  A shape is searched for when some seat may
@@ -292,7 +292,7 @@ def _threats(
     ``wider``: with ``wider_shape_beats`` (§3) the seat's unit of as many cards and
     the first wider width it holds.  Each is made only if it beats a unit."""
     suit = view.suit
-    found: dict[tuple[int, int], list[Threat]] = {search[0]: [] for search in searches}
+    found: dict[tuple[int, int], list[Threat]] = {}
     for seat, held in zip(seats, copies, strict=True):
         for shape, lowest, highest, search, wider in searches:
             width, length = shape
@@ -308,7 +308,7 @@ def _threats(
                         beats_wider = _beat(seat, unit[1], w, n, suit, True)
                         break
             if beats_same or beats_wider:
-                found[shape].append((above, beats_same, beats_wider))
+                found.setdefault(shape, []).append((above, beats_same, beats_wider))
     return found
 
 
@@ -328,12 +328,24 @@ def _choose_forced(
     everything the order compares, the last thrown) that it may force.  ``failed``:
     each failed unit by its place in the lead."""
     order = plan.lowest_first if policy is _LOWEST_FAILED else plan.smallest_first
-    if policy is _FIRST_BLOCKED:  # the first seat in playing order that beats a unit, its smallest
-        first = next(s for s in seats if any(b.seat == s for f in failed.values() for b in f.beaten_by))
-        at = next(k for k in order if k in failed and any(b.seat == first for b in failed[k].beaten_by))
-        return at, Reason(_FORCED[policy], (_SEAT_FACT[first], *plan.named[at]))
-    at = order[0] if policy is _SMALLEST_UNIT else next(k for k in order if k in failed)
+    if policy is _FIRST_BLOCKED:
+        return _first_blocked(plan, order, failed, seats)
+    at = order[0]  # smallest_unit: failed or not
+    if policy is not _SMALLEST_UNIT:  # lowest_failed, smallest_failed: the first failed unit
+        for at in order:
+            if at in failed:
+                break
     return at, Reason(_FORCED[policy], plan.named[at])
+
+
+def _first_blocked(
+    plan: ThrowPlan, order: tuple[int, ...], failed: dict[int, FailedUnit], seats: list[int]
+) -> tuple[int, Reason]:
+    """``throw_forced_unit`` ``first_blocked``: of the units the first seat in playing
+    order that beats one beats, the first in ``order`` (``smallest_first``)."""
+    first = next(s for s in seats if any(b.seat == s for f in failed.values() for b in f.beaten_by))
+    at = next(k for k in order if k in failed and any(b.seat == first for b in failed[k].beaten_by))
+    return at, Reason(_FORCED[_FIRST_BLOCKED], (_SEAT_FACT[first], *plan.named[at]))
 
 
 def _penalty(throw: Throw, failed: tuple[FailedUnit, ...]) -> tuple[Penalty, Reason | None]:
@@ -393,7 +405,7 @@ def judge_throw(throw: Throw) -> ThrowVerdict:
     if form.single:
         return ThrowVerdict(leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, _single_unit(found))
     view = found.view  # the led suit's view, which the lead holds
-    seats = [s for s in _AFTER[leader] if s in hands]
+    seats = list(filter(hands.__contains__, _AFTER[leader]))  # the other seats given, in playing order
     copies = [view.counts_in(hands[s]) for s in seats]
     void = len(seats) == SEATS - 1 and not any(map(any, copies))  # no other seat holds the led suit
     if void and rules.throw_when_others_void is _REFUSED:
