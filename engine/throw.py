@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 
 from msgspec import Struct
@@ -31,7 +30,6 @@ from engine.cards import KINDS, card_str, check_copies, copy_counts, within_coun
 from engine.errors import InvalidInput, Problem
 from engine.lead import Lead, lead_of
 from engine.reasons import SEAT_FACTS, Cards, Param, Reason, Suit, Team, reason
-from engine.records import quick_init
 from engine.rules import Rules, ThrowForcedCards, ThrowForcedUnit, ThrowPenalty, ThrowWhenOthersVoid
 from engine.shapes import Shape
 from engine.suit import NO_RANK, SuitView
@@ -50,9 +48,9 @@ _FORCED = {policy: f"throw.forced.{policy}" for policy in ThrowForcedUnit}  # ea
 _LOWEST_CARD, _REFUSED = ThrowForcedCards.LOWEST_CARD, ThrowWhenOthersVoid.REFUSED  # read once, not per verdict
 
 
-# The verdict's records are frozen ``msgspec.Struct``s, as the reasons (engine.reasons):
-# built, hashed and compared in C, equal only to a record of their own type, and kept
-# out of the garbage collector (none is part of a reference cycle).
+# The verdict's records, and the ``Throw`` they judge, are frozen ``msgspec.Struct``s, as
+# the reasons (engine.reasons): built, hashed and compared in C, equal only to a record of
+# their own type, and kept out of the garbage collector (none is part of a reference cycle).
 
 
 class Blocker(Struct, frozen=True, gc=False):
@@ -121,9 +119,7 @@ class ThrowVerdict(Struct, frozen=True, gc=False):
 # ---------------------------------------------------------------- input checks
 
 
-@quick_init  # built once per request: engine.records
-@dataclass(frozen=True, slots=True)
-class Throw:
+class Throw(Struct, frozen=True, gc=False):
     """A lead to judge, its input checked: ``leader``'s ``lead``, of effective
     ``suit``, against the other seats' ``hands`` (seat → cards before the lead;
     a seat not given holds nothing that beats it).
