@@ -79,7 +79,9 @@ CACHES: tuple[Cache, ...] = (
     Cache(bidding._ladder, "(decks, bid_suit_precedence, fewest jokers a bid shows)", 64, 18176),
     # reasons: the obligation's pattern, and the words of a lead and of a play against its lead form
     Cache(follow._structure_pattern, "(structure)", 4096, 256),  # measured alone (14 structures)
-    Cache(throw._single_unit, "(unit)", 1024, 560),  # without it /v1/hand +4 %
+    Cache(throw._single_unit, "(lead)", 1024, 560),  # without it /v1/hand +4 %
+    # a throw's shapes to search for, its units' facts and forced orders (without it /v1/throw +4 %)
+    Cache(throw._plan, "(lead, wider_shape_beats, decks)", 1024, 1400),
     # without it /v1/trick +7 %, /v1/hand +19 %
     Cache(trick._play_reasons, "(role, lead form, seat, matched, won, best seat, comparison)", 4096, 552),
 )

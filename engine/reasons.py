@@ -16,28 +16,31 @@ catalog key is ``code`` or ``code/form``; the code a client sees is the same.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
-from typing import NamedTuple, Union
+from typing import Union
 
-from engine.records import quick_init
+from msgspec import Struct
+
 from engine.shapes import Shape
 from engine.trump import Trump
 
-# The facts.  A tuple fact has a ``kind`` field: facts of different kinds stay unequal.
+# The facts, and the reason itself: frozen ``msgspec.Struct`` records.  A struct is
+# built, hashed and compared in C (a verdict makes dozens of them, and the service
+# keys its wording on their value), and is equal only to a struct of its own type,
+# never to a plain tuple or to a fact of another kind holding the same values.
+# None takes part in a reference cycle (each is built from values made before it),
+# so none is tracked by the garbage collector (``gc=False``).
 
 
-class Cards(NamedTuple):
+class Cards(Struct, frozen=True, gc=False):
     """Cards in the order the reason names them (kinds 0..53)."""
 
     cards: tuple[int, ...]
-    kind: str = "cards"
 
 
-class Seat(NamedTuple):
+class Seat(Struct, frozen=True, gc=False):
     """A seat, 0..3."""
 
     seat: int
-    kind: str = "seat"
 
 
 SEAT_FACTS: tuple[Seat, ...] = tuple(Seat(seat) for seat in range(4))
@@ -45,56 +48,48 @@ SEAT_FACTS: tuple[Seat, ...] = tuple(Seat(seat) for seat in range(4))
 the same object answers at once)."""
 
 
-class Team(NamedTuple):
+class Team(Struct, frozen=True, gc=False):
     """A team: 0 (seats 0 and 2, called "A") or 1 (seats 1 and 3, "B")."""
 
     team: int
-    kind: str = "team"
 
 
-class Side(NamedTuple):
+class Side(Struct, frozen=True, gc=False):
     """A side of the hand: ``dealer`` or ``defenders``."""
 
     side: str
-    kind: str = "side"
 
 
-class Suit(NamedTuple):
+class Suit(Struct, frozen=True, gc=False):
     """An effective suit: 0..3 (S, H, C, D) or 4 (trumps)."""
 
     suit: int
-    kind: str = "suit"
 
 
-class Level(NamedTuple):
+class Level(Struct, frozen=True, gc=False):
     """A level: a rank index, 0 ("2") .. 12 ("A")."""
 
     rank: int
-    kind: str = "level"
 
 
-class Pieces(NamedTuple):
+class Pieces(Struct, frozen=True, gc=False):
     """Shapes counted (largest first) and a number of singles: what a lead
     consists of or what a follow must form (``a 2-pair tractor + 2 singles``)."""
 
     shapes: tuple[tuple[Shape, int], ...]
     singles: int = 0
-    kind: str = "pieces"
 
 
-class Pattern(NamedTuple):
+class Pattern(Struct, frozen=True, gc=False):
     """What a follow forms or owes: one or more equally good ``alternatives``;
     under a seed's pattern ladder (docs/rules.md §5) also its ``step`` of ``steps``."""
 
     alternatives: tuple[Pieces, ...]
     step: int | None = None
     steps: int | None = None
-    kind: str = "pattern"
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(Struct, frozen=True, gc=False):
     """A step of the bidding or frying ladder (docs/rules.md §9): ``count``
     copies of a level card (of ``suit`` where suits rank apart) or of a joker
     (``joker``: ``small``, ``big``, or ``any`` for the fry's four jokers)."""
@@ -104,18 +99,16 @@ class Step:
     suit: int | None = None
 
 
-class Points(NamedTuple):
+class Points(Struct, frozen=True, gc=False):
     """A number of card points (``20 points`` / ``20分``) where another count is the reason's ``n``."""
 
     points: int
-    kind: str = "points"
 
 
-class SeatCounts(NamedTuple):
+class SeatCounts(Struct, frozen=True, gc=False):
     """A count per seat (``seat 1: 3, seat 2: 1``)."""
 
     counts: tuple[tuple[int, int], ...]
-    kind: str = "seatcounts"
 
 
 Param = Union[
@@ -126,18 +119,17 @@ Param = Union[
 own way."""
 
 
-class Reason(NamedTuple):
+class Reason(Struct, frozen=True, gc=False):
     """``code`` is stable snake_case with a dotted area (``follow.must_play_pair``);
     ``params`` name the facts, in a fixed order; ``form`` (docs above) a wording.
 
-    A tuple, like the facts: the service keys its wording of a reason on the
-    reason's value (service/explain.py), and a tuple's hash and equality are
-    the interpreter's own, for the reason and every tuple fact in it."""
+    A struct, like the facts: the service keys its wording of a reason on the
+    reason's value (service/explain.py), and a struct's hash and equality run
+    in C, for the reason and every fact in it."""
 
     code: str
     params: tuple[tuple[str, Param], ...] = ()
     form: str = ""
-    kind: str = "reason"
 
     @property
     def key(self) -> str:
@@ -159,8 +151,8 @@ def pieces(shapes: list[Shape] | tuple[Shape, ...], singles: int = 0) -> Pieces:
     return Pieces(tuple(sorted(Counter(shapes).items(), key=lambda kv: (-kv[0].size, -kv[0].width))), singles)
 
 
-_PIECE = {"shape": Shape, "cards": Cards, "length": int, "size": int, "width": int, "n": int}
-_BID = {"step": Step, "cards": Cards, "against": Step, "held_by": Seat}
+_PIECE: dict[str, type] = {"shape": Shape, "cards": Cards, "length": int, "size": int, "width": int, "n": int}
+_BID: dict[str, type] = {"step": Step, "cards": Cards, "against": Step, "held_by": Seat}
 _SEAT: dict[str, type] = {"seat": Seat}
 _PLAY: dict[str, type] = {"trick": int, "seat": Seat}  # a play of the audited hand
 

@@ -16,23 +16,22 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+
+from msgspec import Struct
 
 from engine.records import quick_init
 from engine.suit import SuitView
 
 
-class Shape(NamedTuple):
+class Shape(Struct, frozen=True, order=True, gc=False):
     """``length`` tuples of ``width`` identical cards at consecutive steps.
 
-    A tuple, like the facts of a reason (``engine.reasons``), which name shapes:
-    its hash and comparisons are the interpreter's own; its ``kind`` keeps it
-    unequal to a plain tuple and to every other fact.  Shapes order by width,
-    then length."""
+    A frozen struct, like the facts of a reason (``engine.reasons``), which name
+    shapes: built, hashed and compared in C, equal only to a shape.  Shapes order
+    by width, then length."""
 
     width: int
     length: int = 1
-    kind: str = "shape"
 
     @property
     def size(self) -> int:

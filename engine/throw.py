@@ -24,7 +24,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
+
+from msgspec import Struct
 
 from engine.cards import KINDS, card_str, check_copies, copy_counts, within_counts
 from engine.errors import InvalidInput, Problem
@@ -46,23 +47,20 @@ _SUIT = tuple(Suit(s) for s in range(5))  # per effective suit (4: trump)
 _SEAT_FACT = tuple(("seat", seat) for seat in SEAT_FACTS)  # the facts of a reason, built once
 _SUIT_FACT = tuple(("suit", suit) for suit in _SUIT)
 _FORCED = {policy: f"throw.forced.{policy}" for policy in ThrowForcedUnit}  # each policy's reason code
-_SHAPE = {(w, n): Shape(w, n) for w in range(1, 5) for n in range(1, KINDS)}  # every shape of up to 4 decks
+_LOWEST_CARD, _REFUSED = ThrowForcedCards.LOWEST_CARD, ThrowWhenOthersVoid.REFUSED  # read once, not per verdict
 
 
-def _shape(shape: tuple[int, int]) -> Shape:
-    """The ``Shape`` of (width, length), from ``_SHAPE``."""
-    return _SHAPE.get(shape) or Shape(*shape)
+# The verdict's records are frozen ``msgspec.Struct``s, as the reasons (engine.reasons):
+# built, hashed and compared in C, equal only to a record of their own type, and kept
+# out of the garbage collector (none is part of a reference cycle).
 
 
-class Blocker(NamedTuple):
+class Blocker(Struct, frozen=True, gc=False):
     """A seat that can beat a thrown unit, and the cards it would use (high → low).
 
     ``width`` × ``length`` is the shape of those cards; ``wider_shape`` is true
     when it is a wider shape of the same card count that beats the unit
-    whatever the ranks (``wider_shape_beats``).  A named tuple, as the facts of
-    engine.reasons (a verdict makes one per seat and shape that beats, and a
-    tuple is built for half what a frozen record costs); ``kind`` keeps it
-    unequal to a plain tuple or another record of the same values.
+    whatever the ranks (``wider_shape_beats``).
     """
 
     seat: int
@@ -70,20 +68,16 @@ class Blocker(NamedTuple):
     width: int
     length: int
     wider_shape: bool = False
-    kind: str = "blocker"
 
 
-@quick_init  # a verdict makes many: engine.records
-@dataclass(frozen=True, slots=True)
-class FailedUnit:
+class FailedUnit(Struct, frozen=True, gc=False):
     """A thrown unit some other seat can beat, with every seat that can."""
 
     unit: Unit
     beaten_by: tuple[Blocker, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class Penalty:
+class Penalty(Struct, frozen=True, gc=False):
     """What a failed throw costs (docs/rules.md §4 ``throw_penalty``), for the caller to apply.
 
     ``kind`` is ``none`` (also whenever the throw stands), ``match_point``
@@ -102,9 +96,7 @@ class Penalty:
 _NO_PENALTY = Penalty(ThrowPenalty.NONE)
 
 
-@quick_init  # a verdict makes many: engine.records
-@dataclass(frozen=True, slots=True)
-class ThrowVerdict:
+class ThrowVerdict(Struct, frozen=True, gc=False):
     """Does the lead stand; if not, which unit is forced and what it costs.
 
     ``forced_play`` is the lead itself (as given) when ``valid``, else the cards
@@ -136,8 +128,10 @@ class Throw:
     ``suit``, against the other seats' ``hands`` (seat → cards before the lead;
     a seat not given holds nothing that beats it).
 
-    ``check_throw`` builds one; ``engine.audit`` builds one directly for a lead
-    it has already checked against the hands, so it does not pay twice.
+    ``check_throw`` builds one, each hand a ``bytes`` of its kinds (the form its
+    check of the cards makes, which ``SuitView.counts_in`` then reads without a
+    copy); ``engine.audit`` builds one directly for a lead it has already checked
+    against the hands, so it does not pay twice.
     """
 
     leader: int
@@ -146,6 +140,12 @@ class Throw:
     hands: Mapping[int, Sequence[int]]
     order: TrumpOrder
     rules: Rules
+
+
+def _copies(lead: Sequence[int], held: Mapping[int, bytes], own: bool) -> list[int]:
+    """The copies of each kind in the ``held`` hands, and in the lead unless it
+    comes out of one of them (``own``: the leader's hand is given)."""
+    return copy_counts(held.values() if own else [bytes(lead), *held.values()])
 
 
 def check_throw(
@@ -167,12 +167,13 @@ def check_throw(
     for seat in hands:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
             problems.append(Problem(("hands", seat), "a hand is keyed by a seat 0..3", code="invalid_seat"))
-    card_lists = [*hands.values()] if own is not None else [lead, *hands.values()]  # every card once
-    try:  # a card is a kind 0..53 or a value equal to one (True, 1.0), as ``x in _KINDS`` says
-        cards_known = all(map(_KINDS.issuperset, card_lists)) and (own is None or _KINDS.issuperset(lead))
-    except TypeError:  # an unhashable element: the checks below raise for it as for any other input
+    try:  # every card a kind 0..53: ``bytes`` takes ints 0..255 (a bool too), ``copy_counts`` none above 53
+        held = {seat: bytes(cards) for seat, cards in hands.items()}
+        counts = _copies(lead, held, own is not None)
+        cards_known = own is None or _KINDS.issuperset(lead)
+    except (TypeError, ValueError, IndexError):  # some card no kind, or no int but equal to one (1.0)
         cards_known = False
-    if not cards_known:
+    if not cards_known:  # each element that is no card, as ``x in _KINDS`` says (an unhashable one raises)
         for path, cards in (("lead",), lead), *((("hands", s), h) for s, h in hands.items()):
             bad = [(i, c) for i, c in enumerate(cards) if c not in _KINDS]
             problems += [Problem((*path, i), f"{c!r} is not a card", code="invalid_card") for i, c in bad]
@@ -193,21 +194,86 @@ def check_throw(
                 problems.append(Problem(("lead", i), text, code="card_not_in_hand", params={"card": name}))
         if problems:
             raise InvalidInput(problems)
-    try:
-        counts = copy_counts(card_lists)
-    except TypeError:  # a card that is no int but equals a kind (1.0): counted as that kind
-        counts = copy_counts([[_KIND_OF[c] for c in cards] for cards in card_lists])
+    if not cards_known:  # every card equals a kind, some are no int (1.0): each taken as its kind
+        held = {seat: bytes(map(_KIND_OF.__getitem__, cards)) for seat, cards in hands.items()}
+        counts = _copies(list(map(_KIND_OF.__getitem__, lead)), held, own is not None)
     if not within_counts(rules.decks, counts):
         given = [(("hands", s), h) for s, h in sorted(hands.items())]  # each excess copy reported where it is
         check_copies(given if own is not None else [(("lead",), lead), *given], rules.decks)
-    return Throw(leader, lead, suit_of[lead[0]], hands, order, rules)
+    return Throw(leader, lead, suit_of[lead[0]], held, order, rules)
 
 
 # ---------------------------------------------------------------- the search
 
 
+Facts = tuple[tuple[str, Param], ...]  # a reason's facts, or a part of them
+Search = tuple[tuple[int, int], int, int, bool, tuple[tuple[int, int], ...]]
+"""A thrown shape some seat might beat: (its width and length, the lowest rank thrown
+in it, the highest where a wider shape may beat it (else ``NO_RANK``), whether the
+suit has a unit of it ranking above the lowest, the wider shapes of as many cards)."""
+
+
+class ThrowPlan(Struct, frozen=True, gc=False):
+    """What judging a throw needs of its lead under the rules, worked out once per
+    lead (``_plan``): the shapes to search for (``searches``); per unit (by its place
+    in the lead) the facts a reason names it by, as a thrown unit beaten (``thrown``:
+    its shape, its cards) and as the unit forced (``named``); and the units' places
+    in the two orders the ``throw_forced_unit`` policies read (§4): ``lowest_first``
+    (``_lowest``) and ``smallest_first`` (``_smallest``)."""
+
+    searches: tuple[Search, ...]
+    thrown: tuple[Facts, ...]
+    named: tuple[Facts, ...]
+    lowest_first: tuple[int, ...]
+    smallest_first: tuple[int, ...]
+
+
+def _lowest(unit: Unit, at: int) -> tuple[int, int, int, int]:
+    """Highest card ranking lowest, then fewer cards, then the printed suit: of units
+    of equal rank and size (off-suit level cards, or constant trumps, of different
+    printed suits; docs/rules.md §4) the ♦ one first, then ♣, ♥, ♠, the order in which
+    ``level_suit_precedence`` ranks them lowest first (minus the lowest kind: ♠ kinds
+    come first); then the last thrown (``at``: the unit's place in the lead)."""
+    return (unit.rank, unit.width * unit.length, -min(unit.cards), -at)
+
+
+def _smallest(unit: Unit, at: int) -> tuple[int, int, int, int]:
+    """Fewest cards, then as ``_lowest``."""
+    return (unit.width * unit.length, unit.rank, -min(unit.cards), -at)
+
+
+@lru_cache(maxsize=1024)
+def _plan(lead: Lead, wider_shape_beats: bool, decks: int) -> ThrowPlan:
+    """The ``ThrowPlan`` of a throw ``lead`` under the options ``wider_shape_beats``
+    and ``decks`` (the widest tuple).  A shape is searched for when some seat may
+    beat it: the suit has a unit of it ranking above its lowest thrown unit
+    (``SuitView.tops``), or with ``wider_shape_beats`` (§3) a tractor of it has a
+    wider shape of as many cards (a tuple has none)."""
+    units, form, tops = lead.units, lead.form, lead.view.tops
+    ranks: dict[tuple[int, int], list[int]] = {}  # each thrown shape → the ranks of its units
+    for shape, unit in zip(form.shapes, units, strict=True):
+        ranks.setdefault(shape, []).append(unit.rank)
+    searches: list[Search] = []
+    for (width, length), thrown in ranks.items():
+        lowest, size = min(thrown), width * length
+        search = lowest < tops[length]
+        wider: tuple[tuple[int, int], ...] = ()
+        if wider_shape_beats and length > 1:
+            wider = tuple((w, size // w) for w in range(width + 1, decks + 1) if size % w == 0)
+        if search or wider:
+            searches.append(((width, length), lowest, max(thrown) if wider else NO_RANK, search, wider))
+    places = range(len(units))
+    return ThrowPlan(
+        searches=tuple(searches),
+        thrown=tuple((("thrown", s), ("cards", c)) for s, c in zip(form.shape_facts, lead.card_facts, strict=True)),
+        named=tuple((("shape", s), ("cards", c)) for s, c in zip(form.shape_facts, lead.card_facts, strict=True)),
+        lowest_first=tuple(sorted(places, key=lambda k: _lowest(units[k], k))),
+        smallest_first=tuple(sorted(places, key=lambda k: _smallest(units[k], k))),
+    )
+
+
 _NO_CARDS: tuple[int, ...] = ()
-Beat = tuple[Blocker, str, tuple[tuple[str, Param], ...]]  # with its reason's code and facts of what it holds
+Beat = tuple[Blocker, str, Facts]  # with its reason's code and facts of what it holds
 Threat = tuple[int, Beat | None, Beat | None]  # (above, same, wider): ``_threats``
 
 
@@ -219,37 +285,24 @@ def _beat(seat: int, cards: tuple[int, ...], width: int, length: int, suit: int,
     if not wider:
         return Blocker(seat, cards, width, length), "throw.unit_beaten", held
     return Blocker(seat, cards, width, length, True), "throw.unit_beaten_by_wider_shape", held + (
-        ("shape", _shape((width, length))),
+        ("shape", Shape(width, length)),
     )
 
 
 def _threats(
-    view: SuitView, seats: list[int], copies: list[tuple[int, ...]], thrown: dict[tuple[int, int], list[int]],
-    rules: Rules,
+    view: SuitView, seats: list[int], copies: list[tuple[int, ...]], searches: tuple[Search, ...]
 ) -> dict[tuple[int, int], list[Threat]]:
     """What each seat (its ``copies`` of the led suit) holds against the thrown units
-    of each shape (``thrown``: shape → the ranks of its units): per shape, for each
-    seat that beats one of them, (``above``, ``same``, ``wider``).  A thrown unit
-    ranking below ``above``, the seat's highest unit of the shape (docs/rules.md §4:
-    held in a wider tuple or a longer tractor counts), is beaten by ``same``; any
-    other by ``wider``: with ``wider_shape_beats`` (§3) the seat's unit of as many
-    cards and the first wider width it holds.  Each is made only if it beats a unit;
-    none is searched for when no unit of the suit ranks above the lowest thrown
-    (``SuitView.tops``)."""
-    suit, tops = view.suit, view.tops
-    plans = []  # per shape that some seat might beat: (shape, lowest, highest, search, wider)
-    for (width, length), ranks in thrown.items():
-        lowest = min(ranks)
-        search = lowest < tops[length]
-        wider: list[tuple[int, int]] = []
-        if rules.wider_shape_beats and length > 1:  # a tuple has no wider shape
-            size = width * length
-            wider = [(w, size // w) for w in range(width + 1, rules.decks + 1) if size % w == 0]
-        if search or wider:  # no wider shape: ``wider`` searched for by no seat
-            plans.append(((width, length), lowest, max(ranks) if wider else NO_RANK, search, wider))
-    found: dict[tuple[int, int], list[Threat]] = {plan[0]: [] for plan in plans}
+    of each shape searched for (``ThrowPlan.searches``): per shape, for each seat
+    that beats one of them, (``above``, ``same``, ``wider``).  A thrown unit ranking
+    below ``above``, the seat's highest unit of the shape (docs/rules.md §4: held in
+    a wider tuple or a longer tractor counts), is beaten by ``same``; any other by
+    ``wider``: with ``wider_shape_beats`` (§3) the seat's unit of as many cards and
+    the first wider width it holds.  Each is made only if it beats a unit."""
+    suit = view.suit
+    found: dict[tuple[int, int], list[Threat]] = {search[0]: [] for search in searches}
     for seat, held in zip(seats, copies, strict=True):
-        for shape, lowest, highest, search, wider in plans:
+        for shape, lowest, highest, search, wider in searches:
             width, length = shape
             beats_same = beats_wider = None
             same = view.highest(held, width, length) if search else None
@@ -270,43 +323,28 @@ def _threats(
 # ---------------------------------------------------------------- forced play
 
 
-def _lowest(unit: Unit, at: int) -> tuple[int, int, int, int]:
-    """Highest card ranking lowest, then fewer cards, then the printed suit: of units
-    of equal rank and size (off-suit level cards, or constant trumps, of different
-    printed suits; docs/rules.md §4) the ♦ one first, then ♣, ♥, ♠, the order in which
-    ``level_suit_precedence`` ranks them lowest first (minus the lowest kind: ♠ kinds
-    come first); then the last thrown (``at``: the unit's place in the lead)."""
-    return (unit.rank, unit.width * unit.length, -min(unit.cards), -at)
-
-
-def _smallest(unit: Unit, at: int) -> tuple[int, int, int, int]:
-    """Fewest cards, then as ``_lowest``."""
-    return (unit.width * unit.length, unit.rank, -min(unit.cards), -at)
+_LOWEST_FAILED, _SMALLEST_UNIT, _FIRST_BLOCKED = (  # read once, not per verdict
+    ThrowForcedUnit.LOWEST_FAILED, ThrowForcedUnit.SMALLEST_UNIT, ThrowForcedUnit.FIRST_BLOCKED
+)
 
 
 def _choose_forced(
-    lead: Lead, failed: list[tuple[int, FailedUnit]], seats: list[int], rules: Rules
-) -> tuple[Unit, Reason]:
-    """The forced unit under ``throw_forced_unit`` (docs/rules.md §4), and why;
-    of units alike in everything the key compares, the last thrown.  ``failed``:
-    each failed unit with its place in the lead."""
-    policy, units = rules.throw_forced_unit, lead.units
-    facts: tuple[tuple[str, Param], ...] = ()
-    if policy == ThrowForcedUnit.LOWEST_FAILED:
-        at = -min([_lowest(units[k], k) for k, _ in failed])[-1]
-    elif policy == ThrowForcedUnit.SMALLEST_FAILED:
-        at = -min([_smallest(units[k], k) for k, _ in failed])[-1]
-    elif policy == ThrowForcedUnit.SMALLEST_UNIT:
-        at = -min([_smallest(unit, k) for k, unit in enumerate(units)])[-1]
-    else:  # first_blocked: the first seat in playing order that beats a unit, its smallest
-        first = next(s for s in seats if any(b.seat == s for _, f in failed for b in f.beaten_by))
-        at = -min([_smallest(units[k], k) for k, f in failed if any(b.seat == first for b in f.beaten_by)])[-1]
-        facts = (("seat", SEAT_FACTS[first]),)
-    why = Reason(_FORCED[policy], (*facts, ("shape", lead.form.shape_facts[at]), ("cards", lead.card_facts[at])))
-    return units[at], why
+    plan: ThrowPlan, failed: dict[int, FailedUnit], seats: list[int], policy: ThrowForcedUnit
+) -> tuple[int, Reason]:
+    """The place in the lead of the unit forced under ``throw_forced_unit`` ``policy``
+    (docs/rules.md §4), and why: the first in the policy's order (of units alike in
+    everything the order compares, the last thrown) that it may force.  ``failed``:
+    each failed unit by its place in the lead."""
+    order = plan.lowest_first if policy is _LOWEST_FAILED else plan.smallest_first
+    if policy is _FIRST_BLOCKED:  # the first seat in playing order that beats a unit, its smallest
+        first = next(s for s in seats if any(b.seat == s for f in failed.values() for b in f.beaten_by))
+        at = next(k for k in order if k in failed and any(b.seat == first for b in failed[k].beaten_by))
+        return at, Reason(_FORCED[policy], (_SEAT_FACT[first], *plan.named[at]))
+    at = order[0] if policy is _SMALLEST_UNIT else next(k for k in order if k in failed)
+    return at, Reason(_FORCED[policy], plan.named[at])
 
 
-def _penalty(throw: Throw, failed: list[FailedUnit]) -> tuple[Penalty, Reason | None]:
+def _penalty(throw: Throw, failed: tuple[FailedUnit, ...]) -> tuple[Penalty, Reason | None]:
     """The ``throw_penalty`` of a failed ``throw`` with the units ``failed`` (docs/rules.md §4)."""
     leader, rules = throw.leader, throw.rules
     kind = rules.throw_penalty
@@ -330,9 +368,10 @@ def _penalty(throw: Throw, failed: list[FailedUnit]) -> tuple[Penalty, Reason | 
 
 
 @lru_cache(maxsize=1024)
-def _single_unit(unit: Unit) -> tuple[Reason]:
-    """Why a lead of one unit stands (cached by value: a hand's leads recur)."""
-    return (reason("throw.single_unit", shape=_shape(unit.shape), cards=Cards(unit.cards)),)
+def _single_unit(lead: Lead) -> tuple[Reason]:
+    """Why a ``lead`` of one unit stands (cached per lead, which ``lead_of`` caches:
+    a hand's leads recur)."""
+    return (reason("throw.single_unit", shape=lead.form.shape_facts[0], cards=Cards(lead.units[0].cards)),)
 
 
 def judge_throw(throw: Throw) -> ThrowVerdict:
@@ -360,27 +399,24 @@ def judge_throw(throw: Throw) -> ThrowVerdict:
     found = lead_of(tuple(sorted(lead)), throw.order, rules.follow_patterns)
     units, form = found.units, found.form
     if form.single:
-        return ThrowVerdict(leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, _single_unit(units[0]))
+        return ThrowVerdict(leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, _single_unit(found))
     view = found.view  # the led suit's view, which the lead holds
     seats = [s for s in _AFTER[leader] if s in hands]
     copies = [view.counts_in(hands[s]) for s in seats]
     void = len(seats) == SEATS - 1 and not any(map(any, copies))  # no other seat holds the led suit
-    if void and rules.throw_when_others_void is ThrowWhenOthersVoid.REFUSED:
+    if void and rules.throw_when_others_void is _REFUSED:
         why = reason("throw.refused_others_void", suit=_SUIT[suit], n=len(units))
         return ThrowVerdict(leader, suit, False, units, (), None, (), _NO_PENALTY, (why,), True)
+    plan = _plan(found, rules.wider_shape_beats, rules.decks)
+    threats = _threats(view, seats, copies, plan.searches)
     shapes = form.shapes  # each unit's (width, length)
-    ranks: dict[tuple[int, int], list[int]] = {}  # each thrown shape → the ranks of its units
-    for shape, unit in zip(shapes, units, strict=True):
-        ranks.setdefault(shape, []).append(unit.rank)
-    threats = _threats(view, seats, copies, ranks, rules)
     reasons: list[Reason] = []
-    failed: list[tuple[int, FailedUnit]] = []  # each failed unit with its place in the lead
+    failed: dict[int, FailedUnit] = {}  # each failed unit by its place in the lead
     for at, unit in enumerate(units):  # each unit: every seat that beats it, in playing order
         threat = threats.get(shapes[at])
         if not threat:
             continue
-        rank, blockers = unit.rank, []
-        thrown = (("thrown", form.shape_facts[at]), ("cards", found.card_facts[at]))  # the thrown unit's facts
+        rank, blockers, thrown = unit.rank, [], plan.thrown[at]
         for above, same, wider in threat:
             beat = same if rank < above else wider
             if beat is not None:
@@ -388,18 +424,19 @@ def judge_throw(throw: Throw) -> ThrowVerdict:
                 blockers.append(blocker)
                 reasons.append(Reason(code, held + thrown))
         if blockers:
-            failed.append((at, FailedUnit(unit, tuple(blockers))))
+            failed[at] = FailedUnit(unit, tuple(blockers))
     if not failed:
         reasons.append(reason("throw.stands", suit=_SUIT[suit], n=len(units)))
         return ThrowVerdict(leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, tuple(reasons))
-    forced, why = _choose_forced(found, failed, seats, rules)
+    at, why = _choose_forced(plan, failed, seats, rules.throw_forced_unit)
     reasons.append(why)
+    forced = units[at]
     play = forced.cards
-    if rules.throw_forced_cards is ThrowForcedCards.LOWEST_CARD and len(play) > 1:
+    if rules.throw_forced_cards is _LOWEST_CARD and len(play) > 1:
         play = play[-1:]  # a unit's cards run high → low
         reasons.append(reason("throw.forced_lowest_card", cards=Cards(play)))
-    failed_units = [f for _, f in failed]
+    failed_units = tuple(failed.values())
     penalty, cost = _penalty(throw, failed_units)
     if cost is not None:
         reasons.append(cost)
-    return ThrowVerdict(leader, suit, False, units, tuple(failed_units), forced, play, penalty, tuple(reasons))
+    return ThrowVerdict(leader, suit, False, units, failed_units, forced, play, penalty, tuple(reasons))
