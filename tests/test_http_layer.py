@@ -179,6 +179,52 @@ def test_answer_hands_the_server_what_werkzeug_would(status: int, extra: list[tu
     assert list(ours.headers) == list(werkzeugs.headers)  # the response itself is left as it was
 
 
+@pytest.mark.parametrize("method", ["GET", "HEAD"])
+@pytest.mark.parametrize("status", [100, 200, 204, 304, 404, 422])
+@pytest.mark.parametrize(
+    "extra",
+    [[], [("Content-Language", "en"), ("Vary", "Accept-Language")], [("Location", "/v1/ünï")],
+     [("content-LOCATION", "/docs/x y")]],
+    ids=["plain", "language", "location", "content-location"],
+)
+@pytest.mark.parametrize("form", ["passed-through", "set-data", "passed-through-unsized"])
+def test_answer_hands_the_server_the_response_werkzeug_would(
+    form: str, extra: list[tuple[str, str]], status: int, method: str
+) -> None:
+    """Answer.get_wsgi_response (one step for a body passed through, sent as it is)
+    answers what werkzeug's three steps answer: the body, the status, the headers."""
+    from service.answer import Answer
+
+    def build(cls: type[Response]) -> Response:
+        if form == "set-data":
+            resp = cls(b'{"status":"ok"}', status=status, content_type="application/json")
+        else:
+            resp = cls([b'{"status":', b'"ok"}'], status=status, content_type="application/json",
+                       direct_passthrough=True)
+            if form == "passed-through":
+                resp.headers.add("Content-Length", "15")
+        for name, value in extra:
+            resp.headers.add(name, value)
+        return resp
+
+    env = dict(WSGI_ENV, REQUEST_METHOD=method)
+    ours, werkzeugs = build(Answer).get_wsgi_response(dict(env)), build(Response).get_wsgi_response(dict(env))
+    assert [b"".join(ours[0]), *ours[1:]] == [b"".join(werkzeugs[0]), *werkzeugs[1:]]
+
+
+def test_jsonify_answers_as_json_response_does() -> None:
+    """The app's jsonify (/healthz) answers as Answer.of_json: werkzeug's headers for
+    the JSON bytes, and the body handed to the server as its list of bytes."""
+    app = create_app()
+    with app.test_request_context("/healthz"):
+        from flask import jsonify
+
+        ours = jsonify({"status": "ok"})
+        theirs = Response(b'{"status":"ok"}', mimetype="application/json")
+    assert list(ours.headers) == list(theirs.headers) and ours.get_data() == theirs.get_data()
+    assert ours.direct_passthrough and ours.get_app_iter(dict(WSGI_ENV)) == [b'{"status":"ok"}']
+
+
 def test_every_answer_of_the_app_is_an_answer() -> None:
     """The app's own responses, its jsonify and its files all take the short cut's class."""
     from service.answer import Answer
