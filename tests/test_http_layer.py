@@ -208,6 +208,46 @@ def test_the_scope_owns_the_request_id_and_keeps_a_view_s_own_nosniff() -> None:
     assert [name for name, _ in resp.headers.items()][-1] == "X-Request-ID"
 
 
+def test_the_app_keeps_no_sessions_as_flask_keeps_none_without_a_secret_key() -> None:
+    """service.app.NoSessions: every request reads the same empty, read-only
+    session Flask's own interface gives a request when no secret key is set
+    (a new one each time); writing to it fails with Flask's message, and no
+    answer sets a cookie or varies on one."""
+    from flask import Flask, session
+    from flask.sessions import NullSession
+
+    app = create_app()
+    plain = Flask(__name__)
+    seen: list[object] = []
+    for one in (app, plain):
+
+        @one.get("/read-session")
+        def read() -> Any:
+            seen.append(session._get_current_object())  # type: ignore[attr-defined]
+            return {"keys": sorted(session), "new": session.new, "permanent": session.permanent}
+
+        @one.get("/write-session")
+        def write() -> Any:
+            try:
+                session["seat"] = 1
+            except RuntimeError as exc:
+                return {"error": str(exc)}
+            return {"error": None}
+
+    answers = []
+    for one in (app, plain):
+        client = one.test_client()
+        for path in ("/read-session", "/read-session", "/write-session"):
+            resp = client.get(path)
+            assert "Set-Cookie" not in resp.headers and "Cookie" not in resp.headers.get("Vary", "")
+            answers.append(resp.get_json())
+    assert answers[:3] == answers[3:]
+    assert answers[0] == {"keys": [], "new": False, "permanent": False}
+    assert answers[2]["error"] and "secret key" in answers[2]["error"]
+    assert all(isinstance(s, NullSession) for s in seen)
+    assert seen[0] is seen[1] and seen[2] is not seen[3]  # one shared here, a new one each in plain Flask
+
+
 def test_no_view_sets_a_body_limit_of_its_own() -> None:
     """body_limit reads the app's limit: it is the request's only while no view sets
     ``request.max_content_length`` (flask 3.1 allows it)."""
