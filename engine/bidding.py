@@ -65,7 +65,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
+
+from msgspec import Struct
 
 from engine.cards import (
     BIG_JOKER,
@@ -124,15 +125,15 @@ def bid_step(count: int, joker: int | None, suit: int | None) -> Step:
     return Step(count, None if joker is None else "small" if joker == SMALL_JOKER else "big", suit)
 
 
-class BidVerdict(NamedTuple):
+class BidVerdict(Struct, frozen=True, gc=False):
     """The verdict on one bid (docs/api.md ``/v1/bid``).
 
     ``declares``: the trump the bid names (None when its cards are not on the
     ladder); ``strength``: its step (None likewise).  ``standing`` and ``trump``
     are what stands after the bid: the bid itself when valid, else the previous
-    standing bid (None when nothing stands yet).  A tuple, as the reasons
-    (``engine.reasons``): one is built per bid at half a frozen record's cost;
-    its ``kind`` keeps it unequal to any other record of the same values.
+    standing bid (None when nothing stands yet).  A frozen ``msgspec.Struct``, as
+    the reasons (``engine.reasons``): one is built per bid, in C; it is equal only
+    to a record of its own type.
     """
 
     bid: Bid
@@ -142,10 +143,9 @@ class BidVerdict(NamedTuple):
     declares: Trump | None
     standing: Bid | None
     trump: Trump | None
-    kind: str = "bid"
 
 
-class BidSequence(NamedTuple):
+class BidSequence(Struct, frozen=True, gc=False):
     """A whole declaration sequence resolved (docs/api.md ``/v1/bid/resolve``).
 
     ``steps`` holds one verdict per bid, in order; ``first_invalid`` the index of
@@ -154,7 +154,7 @@ class BidSequence(NamedTuple):
     from ``standing`` or, when nobody bid, from ``fallback`` (the rule set's
     ``no_bid_fallback``, else None); ``reason`` says how the trump was settled.
     ``redeal``: nobody bid in the first hand under ``no_bid_first_hand`` ``redeal``,
-    so the cards are dealt again and ``trump`` is None.  A tuple, as ``BidVerdict``.
+    so the cards are dealt again and ``trump`` is None.  A frozen struct, as ``BidVerdict``.
     """
 
     steps: tuple[BidVerdict, ...]
@@ -164,7 +164,6 @@ class BidSequence(NamedTuple):
     fallback: str | None
     reason: Reason
     redeal: bool = False
-    kind: str = "bids"
 
 
 Ladder = dict[tuple[int, int], Strength]
