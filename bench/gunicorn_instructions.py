@@ -52,6 +52,7 @@ except ModuleNotFoundError:  # python -m bench.X, or imported: the working direc
 import orjson  # noqa: E402
 
 from bench.bodies import BODIES  # noqa: E402
+from bench.instructions import dump_totals  # noqa: E402
 
 WARM = 15  # requests per case before counting
 BARE = "GET /healthz (bare Flask, bench/bare.py)"
@@ -154,21 +155,6 @@ def dump(pid: int, out_dir: str, number: int) -> None:
     time.sleep(0.5)  # the dump written whole before the next request
 
 
-def totals(out_dir: str, pid: int) -> list[int]:
-    """The instructions of each of ``pid``'s dumps, in order."""
-
-    def part(path: str) -> int:  # out.PID.N for the N-th dump; out.PID (no N) is the last, at exit
-        tail = os.path.basename(path).split(".")[2:]
-        return int(tail[0]) if tail else 1 << 30
-
-    found = []
-    for path in sorted(glob.glob(f"{out_dir}/out.{pid}.*"), key=part):
-        text = Path(path).read_text(encoding="utf-8", errors="replace")
-        match = re.search(r"^(?:totals|summary):\s+(\d+)", text, re.M)
-        found.append(int(match.group(1)) if match else 0)
-    return found
-
-
 def measure(
     command: list[str], settings: str, env: dict[str, str], port: int, cases: dict[str, bytes], requests: int
 ) -> dict[str, float]:
@@ -185,7 +171,7 @@ def measure(
                 for _ in range(requests):
                     send(port, raw)
             dump(worker, out_dir, len(cases) + 1)
-            counts = totals(out_dir, worker)
+            counts = dump_totals(glob.glob(f"{out_dir}/out.{worker}.*"))
         finally:
             stop(proc)
     per_case = counts[1 : 1 + len(cases)]  # dump 1: start-up and warming
