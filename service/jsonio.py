@@ -39,7 +39,18 @@ class OrjsonProvider(JSONProvider):
         """``jsonify``'s answer: the object's JSON as ``Answer.of_json`` answers it
         (the same headers as werkzeug's ``mimetype`` and ``set_data``; the body handed
         to the server as its list of bytes)."""
-        return Answer.of_json(orjson.dumps(self._prepare_response_obj(args, kwargs), option=self.option))
+        return Answer.of_json(orjson.dumps(response_object(args, kwargs), option=self.option))
+
+
+def response_object(args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """What ``jsonify(*args, **kwargs)`` serializes, as Flask documents it: nothing
+    given is ``null``, one argument is itself, several are a list, keyword
+    arguments an object; both at once is a ``TypeError``."""
+    if args and kwargs:
+        raise TypeError("jsonify() takes either args or kwargs, not both")
+    if len(args) == 1:
+        return args[0]
+    return args or kwargs or None
 
 
 MAX_DEPTH = 254

@@ -7,6 +7,7 @@ and language() its Accept-Language choice, each with fewer proxy look-ups."""
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 from typing import Any
@@ -300,3 +301,21 @@ def test_no_view_sets_a_body_limit_of_its_own() -> None:
     service = Path(__file__).resolve().parent.parent / "service"
     setters = [p.name for p in service.rglob("*.py") if re.search(r"max_content_length\s*=[^=]", p.read_text("utf-8"))]
     assert setters == []
+
+
+def test_jsonify_serializes_what_flask_documents() -> None:
+    """The app's JSON provider answers ``jsonify`` as Flask documents it, without
+    Flask's private helper: none, one, several and keyword arguments."""
+    from flask import jsonify
+
+    from service.app import create_app
+
+    app = create_app({"LOG_STREAM": io.StringIO()})
+    with app.app_context():
+        assert jsonify().get_data() == b"null"
+        assert jsonify({"a": 1}).get_data() == b'{"a":1}'
+        assert jsonify(1, 2).get_data() == b"[1,2]"
+        assert jsonify(a=1).get_data() == b'{"a":1}'
+        assert jsonify().mimetype == "application/json"
+        with pytest.raises(TypeError):
+            jsonify(1, a=2)
