@@ -74,6 +74,23 @@ def inner(requests: int, names_file: str, vary: bool, only: str | None) -> None:
     Path(names_file).write_text("\n".join(all_cases), encoding="utf-8")
 
 
+def dump_totals(paths: list[str]) -> list[int]:
+    """The instructions of each callgrind dump among ``paths`` (one process's
+    ``out.PID.N``, the N-th dump, and ``out.PID``, written at its exit), in the
+    order callgrind wrote them."""
+
+    def part(path: str) -> int:  # out.PID.N for the N-th dump; out.PID (no N) is the last
+        tail = os.path.basename(path).split(".")[2:]
+        return int(tail[0]) if tail else 1 << 30
+
+    totals = []
+    for path in sorted(paths, key=part):
+        text = Path(path).read_text(encoding="utf-8", errors="replace")
+        found = re.search(r"^(?:totals|summary):\s+(\d+)", text, re.M)
+        totals.append(int(found.group(1)) if found else 0)
+    return totals
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--requests", type=int, default=30, help="requests per case")
@@ -96,15 +113,7 @@ def main(argv: list[str] | None = None) -> None:
             check=True, capture_output=True, env=dict(os.environ, PYTHONHASHSEED="0", PROMETHEUS_MULTIPROC_DIR=metrics_dir),
         )
 
-        def part(path: str) -> int:  # out.PID.N for the N-th dump; out.PID (no N) is the last
-            tail = os.path.basename(path).split(".")[2:]
-            return int(tail[0]) if tail else 1 << 30
-
-        totals = []
-        for path in sorted(glob.glob(f"{tmp}/out.*"), key=part):
-            text = Path(path).read_text(encoding="utf-8", errors="replace")
-            found = re.search(r"^(?:totals|summary):\s+(\d+)", text, re.M)
-            totals.append(int(found.group(1)) if found else 0)
+        totals = dump_totals(glob.glob(f"{tmp}/out.*"))
         labels = Path(names).read_text(encoding="utf-8").split("\n")
     per = [t / args.requests / 1000 for t in totals[1 : 1 + len(labels)]]  # dump 0: start-up and warming
     print(f"instructions per request (kIr), {args.requests} warm requests per case, python {sys.version.split()[0]}")

@@ -62,9 +62,11 @@ Decisions where the seeds and docs/rules.md leave room (each applied by the code
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+
+from msgspec import Struct
 
 from engine.cards import (
     BIG_JOKER,
@@ -79,7 +81,6 @@ from engine.cards import (
 )
 from engine.errors import InvalidInput, Problem
 from engine.reasons import SEAT_FACTS, Cards, Reason, Step, reason
-from engine.records import quick_init
 from engine.rules import NoBidFallback, NoBidFirstHand, Rules
 from engine.trump import Trump
 
@@ -124,15 +125,15 @@ def bid_step(count: int, joker: int | None, suit: int | None) -> Step:
     return Step(count, None if joker is None else "small" if joker == SMALL_JOKER else "big", suit)
 
 
-@quick_init  # built once per bid: engine.records
-@dataclass(frozen=True, slots=True)
-class BidVerdict:
+class BidVerdict(Struct, frozen=True, gc=False):
     """The verdict on one bid (docs/api.md ``/v1/bid``).
 
     ``declares``: the trump the bid names (None when its cards are not on the
     ladder); ``strength``: its step (None likewise).  ``standing`` and ``trump``
     are what stands after the bid: the bid itself when valid, else the previous
-    standing bid (None when nothing stands yet).
+    standing bid (None when nothing stands yet).  A frozen ``msgspec.Struct``, as
+    the reasons (``engine.reasons``): one is built per bid, in C; it is equal only
+    to a record of its own type.
     """
 
     bid: Bid
@@ -144,9 +145,7 @@ class BidVerdict:
     trump: Trump | None
 
 
-@quick_init  # built once per sequence: engine.records
-@dataclass(frozen=True, slots=True)
-class BidSequence:
+class BidSequence(Struct, frozen=True, gc=False):
     """A whole declaration sequence resolved (docs/api.md ``/v1/bid/resolve``).
 
     ``steps`` holds one verdict per bid, in order; ``first_invalid`` the index of
@@ -155,7 +154,7 @@ class BidSequence:
     from ``standing`` or, when nobody bid, from ``fallback`` (the rule set's
     ``no_bid_fallback``, else None); ``reason`` says how the trump was settled.
     ``redeal``: nobody bid in the first hand under ``no_bid_first_hand`` ``redeal``,
-    so the cards are dealt again and ``trump`` is None.
+    so the cards are dealt again and ``trump`` is None.  A frozen struct, as ``BidVerdict``.
     """
 
     steps: tuple[BidVerdict, ...]
@@ -230,12 +229,18 @@ def declared_trump(trump_level: int, cards: Sequence[int]) -> Trump:
     return _DECLARES[trump_level][cards[0]]
 
 
+# per level (rank index): the cards that may bid, its four level cards and the two jokers
+_BID_CARDS: tuple[frozenset[int], ...] = tuple(
+    frozenset((*(suit * 13 + level for suit in range(4)), *JOKERS)) for level in range(len(RANKS))
+)
+
+
 def check_bid_cards(rules: Rules, trump_level: int, cards: Sequence[int], path: Path) -> list[Problem]:
     """Problems that make ``cards`` no bid at all (reported with their element paths)."""
     if not cards:
         return [Problem(path, "a bid shows at least one card: level cards of one suit, or jokers", code="empty_bid")]
     first = cards[0]
-    if (first in JOKERS or rank_of(first) == trump_level) and cards.count(first) == len(cards) <= rules.decks:
+    if first in _BID_CARDS[trump_level] and cards.count(first) == len(cards) <= rules.decks:
         return []  # the usual bid: up to ``decks`` copies of one level card or joker
     level = RANKS[trump_level]
     problems = [
@@ -263,19 +268,27 @@ def check_bid_cards(rules: Rules, trump_level: int, cards: Sequence[int], path: 
     return problems
 
 
-def _check_shown(decks: int, bids: Sequence[tuple[Path, Bid]], kitty: Sequence[int]) -> list[Problem]:
-    """Copies across seats: each seat's largest showing of a card, plus the kitty, ≤ decks."""
+def _check_shown(
+    decks: int, bids: Sequence[Bid], kitty: Sequence[int], path: Callable[[int], Path]
+) -> list[Problem]:
+    """Copies across seats: each seat's largest showing of a card, plus the kitty, ≤ decks
+    (a problem at ``path(i)``, bid i's cards, and the first copy too many)."""
     total: dict[int, int] = {}  # card → copies shown so far (the kitty, each seat's largest showing)
     shown: dict[tuple[int, int], int] = {}
     problems: list[Problem] = []
-    for path, bid in bids:
-        card, count = bid.cards[0], len(bid.cards)
-        mine = shown.get((bid.seat, card), 0)
-        others = total.get(card, kitty.count(card)) - mine
+    kept = frozenset(kitty)  # the kinds in the kitty, counted only when a bid shows one
+    for i, bid in enumerate(bids):
+        cards = bid.cards
+        card, count, mine = cards[0], len(cards), 0
+        if card in total:
+            mine = shown.get((bid.seat, card), 0)
+            others = total[card] - mine
+        else:
+            others = kitty.count(card) if card in kept else 0
         if count > decks - others:
             where = "other seats' bids" + (" and the kitty" if card in kitty else "")
             problems.append(Problem(
-                (*path, max(decks - others, 0)),
+                (*path(i), max(decks - others, 0)),
                 f"seat {bid.seat} shows {count} {card_str(card)} but {where} already show {others} "
                 f"of the {decks} in play",
                 code="too_many_copies",
@@ -288,10 +301,11 @@ def _check_shown(decks: int, bids: Sequence[tuple[Path, Bid]], kitty: Sequence[i
 
 def _decide(
     rules: Rules, steps: Ladder, trump_level: int, standing: Bid | None, against: Strength | None,
-    before: Trump | None, bid: Bid,
+    before: Trump | None, bid: Bid, shows: Cards,
 ) -> BidVerdict:
-    """The verdict on a well-formed ``bid`` against a well-formed ``standing`` bid
-    (its step ``against``, the trump it declared ``before``; all None: nothing stands).
+    """The verdict on a well-formed ``bid`` (``shows``: its cards as a reason's fact)
+    against a well-formed ``standing`` bid (its step ``against``, the trump it
+    declared ``before``; all None: nothing stands).
 
     Each branch names its reason (a code and its facts); a refused bid leaves
     ``standing`` and ``before`` in place.  The reasons every sequence gives are
@@ -300,14 +314,13 @@ def _decide(
     """
     cards = bid.cards
     step = steps.get((cards[0], len(cards)))
-    shows = Cards(cards)
     if step is None:
         if len(cards) == 1:
             why = reason("bid.single_joker", cards=shows)
         else:
             why = reason("bid.too_few_jokers", cards=shows, n=_min_jokers(rules))
         return BidVerdict(bid, False, why, step, None, standing, before)
-    declares = declared_trump(trump_level, cards)
+    declares = _DECLARES[trump_level][cards[0]]  # what the bid names (``declared_trump``)
     if standing is None or against is None:
         if step.joker is not None and step.count < rules.no_trump_bid_min_jokers:
             why = reason("bid.too_few_jokers", "opening", cards=shows, n=rules.no_trump_bid_min_jokers, step=step.step)
@@ -351,10 +364,10 @@ def judge_bid(rules: Rules, trump_level: int, standing: Bid | None, bid: Bid) ->
     >>> v.valid, v.reason.code, v.trump.as_json(), v.strength.step
     (True, 'bid.overturns', {'level': '10', 'suit': 'S'}, Step(count=2, joker=None, suit=None))
     """
-    bids = [(("bid", "cards"), bid)]
+    bids, paths = [bid], [("bid", "cards")]
     if standing is not None:
-        bids.insert(0, (("standing", "cards"), standing))
-    problems = [p for path, shown in bids for p in check_bid_cards(rules, trump_level, shown.cards, path)]
+        bids, paths = [standing, bid], [("standing", "cards"), ("bid", "cards")]
+    problems = [p for shown, path in zip(bids, paths, strict=True) for p in check_bid_cards(rules, trump_level, shown.cards, path)]
     if problems:
         raise InvalidInput(problems)
     steps = _steps(rules)
@@ -369,10 +382,10 @@ def judge_bid(rules: Rules, trump_level: int, standing: Bid | None, bid: Bid) ->
                 f"(a single joker never bids; no-trump needs {_min_jokers(rules)} jokers of one kind)",
                 code="invalid_standing_bid",
             ))
-    problems += _check_shown(rules.decks, bids, ())
+    problems += _check_shown(rules.decks, bids, (), paths.__getitem__)
     if problems:
         raise InvalidInput(problems)
-    return _decide(rules, steps, trump_level, standing, against, before, bid)
+    return _decide(rules, steps, trump_level, standing, against, before, bid, Cards(bid.cards))
 
 
 def _fallback(rules: Rules, trump_level: int, kitty: Sequence[int] | None) -> tuple[Trump, Reason]:
@@ -400,6 +413,10 @@ def _fallback(rules: Rules, trump_level: int, kitty: Sequence[int] | None) -> tu
     return trump, reason(f"bid.fallback.{form}", cards=Cards((card,)), trump=trump)
 
 
+def _bid_path(i: int) -> Path:
+    return ("bids", i, "cards")
+
+
 def resolve_bids(
     rules: Rules, trump_level: int, bids: Sequence[Bid], kitty: Sequence[int] | None = None,
     first_hand: bool | None = None,
@@ -416,8 +433,9 @@ def resolve_bids(
     >>> seq.first_invalid, seq.steps[1].reason.code, seq.trump.as_json()
     (1, 'bid.equal_strength', {'level': '10', 'suit': 'H'})
     """
-    paths: list[tuple[Path, Bid]] = [(("bids", i, "cards"), bid) for i, bid in enumerate(bids)]
-    problems = [p for path, bid in paths for p in check_bid_cards(rules, trump_level, bid.cards, path)]
+    problems: list[Problem] = []
+    for i, bid in enumerate(bids):
+        problems += check_bid_cards(rules, trump_level, bid.cards, ("bids", i, "cards"))
     if kitty is not None:
         if len(kitty) != rules.kitty_size:
             size = f"the kitty holds {rules.kitty_size} cards under these rules, not {len(kitty)}"
@@ -429,7 +447,7 @@ def resolve_bids(
                 problems += exc.problems
     if problems:
         raise InvalidInput(problems)
-    problems = _check_shown(rules.decks, paths, kitty or ())
+    problems = _check_shown(rules.decks, bids, kitty or (), _bid_path)
     if problems:
         raise InvalidInput(problems)
 
@@ -439,15 +457,17 @@ def resolve_bids(
     against: Strength | None = None
     trump: Trump | None = None
     first_invalid: int | None = None
+    shown: Cards | None = None  # the standing bid's cards as a reason's fact (its verdict's and the sequence's)
     for bid in bids:
-        verdict = _decide(rules, steps, trump_level, standing, against, trump, bid)
+        shows = Cards(bid.cards)
+        verdict = _decide(rules, steps, trump_level, standing, against, trump, bid, shows)
         if verdict.valid:
-            standing, against, trump = bid, verdict.strength, verdict.declares
+            standing, against, trump, shown = bid, verdict.strength, verdict.declares, shows
         elif first_invalid is None:
             first_invalid = len(verdicts)
         verdicts.append(verdict)
-    if standing is not None and against is not None and trump is not None:
-        facts = (("seat", SEAT_FACTS[standing.seat]), ("step", against.step), ("cards", Cards(standing.cards)), ("trump", trump))
+    if standing is not None and against is not None and trump is not None and shown is not None:
+        facts = (("seat", SEAT_FACTS[standing.seat]), ("step", against.step), ("cards", shown), ("trump", trump))
         why = Reason("bid.stands", facts)
         return BidSequence(tuple(verdicts), first_invalid, standing, trump, None, why)
     if rules.no_bid_first_hand is NoBidFirstHand.REDEAL:

@@ -46,6 +46,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any, ClassVar
 
+from msgspec import Struct
+
 from engine.budget import charge
 from engine.cards import KINDS, card_str, check_copies, within_copies
 from engine.errors import InvalidInput, Problem
@@ -379,13 +381,12 @@ def _obligation_for(
 # --- checking the input --------------------------------------------------------------------
 
 
-@quick_init  # built once per follow: engine.records
-@dataclass(frozen=True, slots=True)
-class Follow:
+class Follow(Struct, frozen=True, gc=False):
     """A follow to judge, its input checked: the ``lead`` (``engine.lead.Lead``),
     the follower's whole ``hand`` before playing and the ``play`` (None: only
-    what the hand obliges).  Built by ``check_follow``; a trick checked whole
-    rules on each follow without it (``rule_on_follow``)."""
+    what the hand obliges).  Built by ``check_follow`` (a frozen ``msgspec.Struct``,
+    built in C, as the reasons); a trick checked whole rules on each follow
+    without it (``rule_on_follow``)."""
 
     lead: Lead
     hand: Sequence[int]

@@ -30,12 +30,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from msgspec import Struct
+
 from engine.cards import check_copies, total_points, within_copies
 from engine.errors import InvalidInput, Problem
 from engine.lead import lead_of
 from engine.levels import DEALER, DEFENDERS
-from engine.reasons import Cards, Param, Reason, Seat, Side, reason
-from engine.records import quick_init
+from engine.reasons import SEAT_FACTS, Cards, Param, Reason, Seat, Side, reason
 from engine.rules import KittyMultiplier, Rules
 from engine.shapes import Shape
 from engine.trick import check_trick, trick_winner
@@ -62,9 +63,7 @@ class Transfer:
     amount: int
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class KittyResult:
+class KittyResult(Struct, frozen=True, gc=False):
     """The verdict on the kitty.
 
     ``awarded`` points go ``to`` ``"defenders"``, ``"dealer"`` or ``"none"``
@@ -74,6 +73,7 @@ class KittyResult:
     neither given nor implied by a trump lead.  ``unit`` is the unit of the last
     lead that set the multiplier (None when none did).  ``defender_points_after``
     is the defenders' score after the adjustment, when their score was given.
+    A frozen ``msgspec.Struct``, as the reasons (``engine.reasons``): built in C.
     """
 
     kind: KittyMultiplier
@@ -164,13 +164,12 @@ def _kitty_multiplier(
     return m, largest, (_unit_reason(code, largest, n=m),)
 
 
-@quick_init  # built once per request: engine.records
-@dataclass(frozen=True, slots=True)
-class Kitty:
+class Kitty(Struct, frozen=True, gc=False):
     """The end of a hand to judge, its input checked: the last trick's lead
     (``units``), its ``winner``, whether it was won with trumps (True whenever
     the lead was in trumps; None when not known), the ``kitty`` and the
-    defenders' points before the adjustment (None when not given)."""
+    defenders' points before the adjustment (None when not given).  A frozen
+    ``msgspec.Struct``, as the reasons (``engine.reasons``): built in C."""
 
     rules: Rules
     dealer: int
@@ -227,9 +226,9 @@ def kitty_result(kitty: Kitty) -> KittyResult:
         return _transfer(kitty, winner_side, unit, multiplier, kitty_pts, reasons)
     if winner_side == DEFENDERS or rules.kitty_dig_by_dealer:
         dug = "kitty.dug_by_defenders" if winner_side == DEFENDERS else "kitty.dug_by_dealer"
-        reasons.insert(0, reason(dug, seat=Seat(winner)))
+        reasons.insert(0, Reason(dug, (("seat", SEAT_FACTS[winner]),)))
     else:
-        multiplier, unit, reasons = 0, None, [reason("kitty.kept_by_dealer", seat=Seat(winner))]
+        multiplier, unit, reasons = 0, None, [Reason("kitty.kept_by_dealer", (("seat", SEAT_FACTS[winner]),))]
     awarded = multiplier * kitty_pts
     to = winner_side if awarded else NONE
     after = None
@@ -249,7 +248,7 @@ def _checked(
     """The ``Kitty`` with its input checked: every problem but the copies of each
     card at once, then the copies in ``copies``, then whether the trick was won
     with trumps against the lead (``units``: the last lead's, when the caller has
-    already decomposed it)."""
+    already decomposed it, and so checked it: not empty, one effective suit)."""
     problems: list[Problem] = []
     for name, seat in (("dealer", dealer), ("winner", winner)):
         if not 0 <= seat <= 3:
@@ -261,11 +260,12 @@ def _checked(
     if defender_points is not None and defender_points % 5:
         multiple = f"points come in multiples of 5; got {defender_points}"
         problems.append(Problem(("defender_points",), multiple, code="invalid_points"))
-    if not last_lead:
-        problems.append(Problem(lead_path, "the last lead has no cards", code="empty_lead"))
-    elif len({order.suit[c] for c in last_lead}) != 1:
-        mixed = "the last lead mixes effective suits; a lead is of one suit (or all trumps)"
-        problems.append(Problem(lead_path, mixed, code="mixed_suit_lead"))
+    if units is None:  # a lead the caller has decomposed is not empty and of one effective suit
+        if not last_lead:
+            problems.append(Problem(lead_path, "the last lead has no cards", code="empty_lead"))
+        elif len({order.suit[c] for c in last_lead}) != 1:
+            mixed = "the last lead mixes effective suits; a lead is of one suit (or all trumps)"
+            problems.append(Problem(lead_path, mixed, code="mixed_suit_lead"))
     if problems:
         raise InvalidInput(problems)
     if copies:
@@ -333,8 +333,8 @@ def check_kitty_trick(
     kitty: Sequence[int] = (), *, defender_points: int | None = None,
 ) -> Kitty:
     """The ``Kitty`` to judge from the whole last trick (plays in playing order from
-    ``leader``): the trick engine names the winner (``trick_winner``), and whether
-    it won with trumps is read off the winning play; the copies of each card are
+    ``leader``): the trick engine names the winner and whether it won with trumps
+    (``trick_winner``); the copies of each card are
     counted once, across the kitty and the trick.  Error paths are relative to the
     request root (``last_trick/plays/i/j``)."""
     order = trump_order(trump, rules)
@@ -342,10 +342,9 @@ def check_kitty_trick(
         played = [(("last_trick", "plays", i), p) for i, p in enumerate(plays)]
         check_copies([(("kitty",), kitty), *played], rules.decks)
     try:
-        winner, lead_units = trick_winner(check_trick(leader, plays, order, rules, copies=False))
+        winner, lead_units, trumps = trick_winner(check_trick(leader, plays, order, rules, copies=False))
     except InvalidInput as exc:
         raise exc.under("last_trick") from None
     return _checked(
-        rules, order, dealer, plays[0], winner, kitty, defender_points, ("last_trick", "plays", 0),
-        played_with_trumps(plays[(winner - leader) % 4], order), lead_units,
+        rules, order, dealer, plays[0], winner, kitty, defender_points, ("last_trick", "plays", 0), trumps, lead_units,
     )

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 
 from msgspec import Struct
@@ -31,7 +30,6 @@ from engine.cards import KINDS, card_str, check_copies, copy_counts, within_coun
 from engine.errors import InvalidInput, Problem
 from engine.lead import Lead, lead_of
 from engine.reasons import SEAT_FACTS, Cards, Param, Reason, Suit, Team, reason
-from engine.records import quick_init
 from engine.rules import Rules, ThrowForcedCards, ThrowForcedUnit, ThrowPenalty, ThrowWhenOthersVoid
 from engine.shapes import Shape
 from engine.suit import NO_RANK, SuitView
@@ -50,9 +48,9 @@ _FORCED = {policy: f"throw.forced.{policy}" for policy in ThrowForcedUnit}  # ea
 _LOWEST_CARD, _REFUSED = ThrowForcedCards.LOWEST_CARD, ThrowWhenOthersVoid.REFUSED  # read once, not per verdict
 
 
-# The verdict's records are frozen ``msgspec.Struct``s, as the reasons (engine.reasons):
-# built, hashed and compared in C, equal only to a record of their own type, and kept
-# out of the garbage collector (none is part of a reference cycle).
+# The verdict's records, and the ``Throw`` they judge, are frozen ``msgspec.Struct``s, as
+# the reasons (engine.reasons): built, hashed and compared in C, equal only to a record of
+# their own type, and kept out of the garbage collector (none is part of a reference cycle).
 
 
 class Blocker(Struct, frozen=True, gc=False):
@@ -121,15 +119,15 @@ class ThrowVerdict(Struct, frozen=True, gc=False):
 # ---------------------------------------------------------------- input checks
 
 
-@quick_init  # built once per request: engine.records
-@dataclass(frozen=True, slots=True)
-class Throw:
+class Throw(Struct, frozen=True, gc=False):
     """A lead to judge, its input checked: ``leader``'s ``lead``, of effective
     ``suit``, against the other seats' ``hands`` (seat → cards before the lead;
     a seat not given holds nothing that beats it).
 
-    ``check_throw`` builds one; ``engine.audit`` builds one directly for a lead
-    it has already checked against the hands, so it does not pay twice.
+    ``check_throw`` builds one, each hand a ``bytes`` of its kinds (the form its
+    check of the cards makes, which ``SuitView.counts_in`` then reads without a
+    copy); ``engine.audit`` builds one directly for a lead it has already checked
+    against the hands, so it does not pay twice.
     """
 
     leader: int
@@ -138,6 +136,12 @@ class Throw:
     hands: Mapping[int, Sequence[int]]
     order: TrumpOrder
     rules: Rules
+
+
+def _copies(lead: Sequence[int], held: Mapping[int, bytes], own: bool) -> list[int]:
+    """The copies of each kind in the ``held`` hands, and in the lead unless it
+    comes out of one of them (``own``: the leader's hand is given)."""
+    return copy_counts(held.values() if own else [bytes(lead), *held.values()])
 
 
 def check_throw(
@@ -159,12 +163,13 @@ def check_throw(
     for seat in hands:
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
             problems.append(Problem(("hands", seat), "a hand is keyed by a seat 0..3", code="invalid_seat"))
-    card_lists = [*hands.values()] if own is not None else [lead, *hands.values()]  # every card once
-    try:  # a card is a kind 0..53 or a value equal to one (True, 1.0), as ``x in _KINDS`` says
-        cards_known = all(map(_KINDS.issuperset, card_lists)) and (own is None or _KINDS.issuperset(lead))
-    except TypeError:  # an unhashable element: the checks below raise for it as for any other input
+    try:  # every card a kind 0..53: ``bytes`` takes ints 0..255 (a bool too), ``copy_counts`` none above 53
+        held = {seat: bytes(cards) for seat, cards in hands.items()}
+        counts = _copies(lead, held, own is not None)
+        cards_known = own is None or _KINDS.issuperset(lead)
+    except (TypeError, ValueError, IndexError):  # some card no kind, or no int but equal to one (1.0)
         cards_known = False
-    if not cards_known:
+    if not cards_known:  # each element that is no card, as ``x in _KINDS`` says (an unhashable one raises)
         for path, cards in (("lead",), lead), *((("hands", s), h) for s, h in hands.items()):
             bad = [(i, c) for i, c in enumerate(cards) if c not in _KINDS]
             problems += [Problem((*path, i), f"{c!r} is not a card", code="invalid_card") for i, c in bad]
@@ -185,14 +190,13 @@ def check_throw(
                 problems.append(Problem(("lead", i), text, code="card_not_in_hand", params={"card": name}))
         if problems:
             raise InvalidInput(problems)
-    try:
-        counts = copy_counts(card_lists)
-    except TypeError:  # a card that is no int but equals a kind (1.0): counted as that kind
-        counts = copy_counts([[_KIND_OF[c] for c in cards] for cards in card_lists])
+    if not cards_known:  # every card equals a kind, some are no int (1.0): each taken as its kind
+        held = {seat: bytes(map(_KIND_OF.__getitem__, cards)) for seat, cards in hands.items()}
+        counts = _copies(list(map(_KIND_OF.__getitem__, lead)), held, own is not None)
     if not within_counts(rules.decks, counts):
         given = [(("hands", s), h) for s, h in sorted(hands.items())]  # each excess copy reported where it is
         check_copies(given if own is not None else [(("lead",), lead), *given], rules.decks)
-    return Throw(leader, lead, suit_of[lead[0]], hands, order, rules)
+    return Throw(leader, lead, suit_of[lead[0]], held, order, rules)
 
 
 # ---------------------------------------------------------------- the search

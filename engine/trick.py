@@ -35,7 +35,8 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
+
+from msgspec import Struct
 
 from engine.cards import card_str, check_copies, total_points, within_copies
 from engine.errors import InvalidInput, Problem
@@ -53,10 +54,10 @@ Key = tuple[int, int, int]  # (trump over a plain lead, width of the serving sha
 Groups = tuple[tuple[Key, ...], ...]  # a play's keys per lead shape (in a fixed order), strongest first
 
 
-class PlayVerdict(NamedTuple):
-    """One play of the trick.  A tuple, as the reasons (``engine.reasons``): one
-    is built per play of every trick at half a frozen record's cost; its
-    ``kind`` keeps it unequal to any other record of the same values."""
+class PlayVerdict(Struct, frozen=True, gc=False):
+    """One play of the trick.  A frozen ``msgspec.Struct``, as the reasons
+    (``engine.reasons``): one is built per play of every trick, in C; it is equal
+    only to a record of its own type."""
 
     seat: int
     cards: tuple[int, ...]  # high → low
@@ -65,12 +66,11 @@ class PlayVerdict(NamedTuple):
     legal: bool | None  # None: no hand given, or a throw (see /v1/throw)
     reasons: tuple[Reason, ...]
     units: tuple[Unit, ...] | None  # its strongest arrangement into the lead's units, if any
-    kind: str = "play"
 
 
-class TrickResult(NamedTuple):
-    """The trick's winner (a seat), its points and a verdict per play (a tuple,
-    as ``PlayVerdict``)."""
+class TrickResult(Struct, frozen=True, gc=False):
+    """The trick's winner (a seat), its points and a verdict per play (a frozen
+    struct, as ``PlayVerdict``)."""
 
     leader: int
     suit: int
@@ -78,7 +78,6 @@ class TrickResult(NamedTuple):
     winner: int
     points: int
     plays: tuple[PlayVerdict, ...]
-    kind: str = "trick"
 
 
 # --- one play against the lead ---------------------------------------------------------------
@@ -337,6 +336,9 @@ _THROW_NOT_JUDGED = reason("trick.throw_not_judged")
 
 Contest = tuple[Lead, ThrowComparison, list[_Measure], list[bool], int]
 
+# how plays against a single-unit lead compare: that unit (its serving shape, then its rank)
+_ONE_UNIT = ThrowComparison.LARGEST_UNIT
+
 
 def _contest(trick: Trick) -> Contest:
     """Who beats whom in ``trick`` (docs/rules.md §6), the one place the winner is
@@ -345,7 +347,7 @@ def _contest(trick: Trick) -> Contest:
     leader, plays, order, rules = trick.leader, trick.plays, trick.order, trick.rules
     lead = lead_of(tuple(sorted(plays[0])), order, rules.follow_patterns, rules.follow_tractors)
     form = lead.form
-    mode = ThrowComparison.LARGEST_UNIT if form.single else rules.throw_comparison
+    mode = _ONE_UNIT if form.single else rules.throw_comparison
     options = (order, rules.ruff_shape, rules.wider_shape_beats, rules.decks, mode)
     best = _measure(lead.cards, form, *options)  # the lead stands first
     measures, wins, winner = [best], [False], leader
@@ -359,11 +361,14 @@ def _contest(trick: Trick) -> Contest:
     return lead, mode, measures, wins, winner
 
 
-def trick_winner(trick: Trick) -> tuple[int, tuple[Unit, ...]]:
-    """The seat that wins ``trick`` and its lead's units (docs/rules.md §6), without
-    the verdict on each play: what the kitty (``engine.kitty.check_kitty_trick``) reads."""
-    lead, _, _, _, winner = _contest(trick)
-    return winner, lead.units
+def trick_winner(trick: Trick) -> tuple[int, tuple[Unit, ...], bool]:
+    """The seat that wins ``trick``, its lead's units and whether the winning play is
+    all trumps (docs/rules.md §6: trumps were led, or it ruffed: a play that wins
+    has the lead's suit or ruffs), without the verdict on each play: what the kitty
+    (``engine.kitty.check_kitty_trick``) reads."""
+    lead, _, measures, _, winner = _contest(trick)
+    trumps = lead.form.suit == TRUMP or measures[(winner - trick.leader) % 4].role == "ruff"
+    return winner, lead.units, trumps
 
 
 def resolve_trick(trick: Trick) -> TrickResult:

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, Response, request
+from flask.sessions import NullSession, SessionInterface
 from flask_compress import Compress
 from flask_cors import CORS
 from werkzeug.exceptions import HTTPException
@@ -80,8 +81,29 @@ def cors_origins(value: str | None) -> str | list[str] | None:
     return origins
 
 
+class NoSessions(SessionInterface):
+    """The referee keeps no sessions: a stateless service, no secret key, no cookies.
+
+    Flask opens a session for every request; without a secret key its own
+    interface answers each with a new, empty, read-only ``NullSession``, which
+    cost every request ~15,000 instructions (bench/RESULTS.md, issue 22).  This
+    interface (Flask's documented ``session_interface``) gives every request the
+    same empty ``NullSession``: reading it finds nothing, writing to it fails
+    with Flask's own message, and nothing is ever saved (no cookie, no
+    ``Vary: Cookie``), as before."""
+
+    null = NullSession()
+
+    def open_session(self, app: Flask, request: Any) -> NullSession:
+        return self.null
+
+    def save_session(self, app: Flask, session: Any, response: Response) -> None:
+        return None
+
+
 class Referee(Flask):
-    """Flask, with a large answer gzipped before the ``after_request`` hooks run.
+    """Flask, with a large answer gzipped before the ``after_request`` hooks run,
+    and no sessions (:class:`NoSessions`).
 
     flask-compress is asked only for answers of ``COMPRESS_MIN_SIZE`` bytes and
     more: on every answer it cost a small one ~50,000 instructions and gave it
@@ -97,6 +119,7 @@ class Referee(Flask):
     """
 
     response_class = Answer  # also what jsonify and send_from_directory answer with
+    session_interface = NoSessions()
     compress: Compress
 
     def process_response(self, response: Response) -> Response:

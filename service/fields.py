@@ -233,20 +233,22 @@ class HandsField(Field):
     """
 
     _cards = CardsField()
-    _seats = {"0": 0, "1": 1, "2": 2, "3": 3}
+    _seats = (("0", 0), ("1", 1), ("2", 2), ("3", 3))  # by seat
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dict[int, list[int]]:
-        seats = self._seats
-        if type(value) is dict and value.keys() <= seats.keys():  # the usual hands: seat keys, card arrays
+        if type(value) is dict:  # the usual hands: seat keys, card arrays
             usual = self._cards.usual
             hands: dict[int, list[int]] = {}
-            for key in sorted(value):  # "0" < "1" < ...: by seat
-                cards = usual(value[key])
-                if cards is None:  # not the usual array: reported below
-                    break
-                hands[seats[key]] = cards
+            for key, seat in self._seats:  # each seat's key looked up in turn (no sort, no key-set test)
+                given = value.get(key)
+                if given is not None:
+                    cards = usual(given)
+                    if cards is None:  # not the usual array: reported below
+                        break
+                    hands[seat] = cards
             else:
-                return hands
+                if len(hands) == len(value):  # no other key, no null array
+                    return hands
         if not isinstance(value, dict):
             raise ValidationError(
                 coded("invalid_type", "hands must be an object keyed by seat \"0\"..\"3\"",

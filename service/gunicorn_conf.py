@@ -131,6 +131,16 @@ logconfig_dict = {
 
 
 # --- hooks ----------------------------------------------------------------------
+if loglevel != "debug":
+
+    def pre_request(worker, req):
+        """Before each request, below LOG_LEVEL=debug: nothing.  gunicorn's default
+        hook logs ``METHOD path`` at debug level only, yet it called into logging on
+        every request to find that out (bench/RESULTS.md, s6-server); the app's
+        access line says it and more.  At debug level gunicorn's own hook stays."""
+        return None
+
+
 def when_ready(server):
     """The master serves the merged metrics on the private port (the workers
     answer on the public one).  The server is kept on the arbiter, which outlives

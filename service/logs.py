@@ -150,24 +150,16 @@ class AccessLog:
         environ = req.environ  # REMOTE_ADDR and the User-Agent header, as req.remote_addr/headers read them
         method, path = req.method, req.path
         self.write(access_text(
-            message=f"{method} {path} {status}",
-            request_id=request_id,
-            method=method,
-            path=path,
-            endpoint=route,
-            status=status,
-            duration_ms=int(seconds * 1e6 + 0.5) / 1000,  # to the microsecond: round(x, 3) costs 3 times more
-            bytes_in=get_content_length(environ) or 0,  # = req.content_length, without its header look-ups
-            bytes_out=bytes_out,
-            remote_addr=environ.get("REMOTE_ADDR"),
-            user_agent=environ.get("HTTP_USER_AGENT"),
-            pid=_pid,
-            timestamp=datetime.now(UTC),
+            f"{method} {path} {status}", request_id, method, path, route, status,
+            int(seconds * 1e6 + 0.5) / 1000,  # to the microsecond: round(x, 3) costs 3 times more
+            # = req.content_length or 0, without its header look-ups (and none at all without a body)
+            get_content_length(environ) or 0 if environ.get("CONTENT_LENGTH") else 0,
+            bytes_out, environ.get("REMOTE_ADDR"), environ.get("HTTP_USER_AGENT"), _pid, datetime.now(UTC),
         ))
 
 
 def access_text(
-    *, message: str, request_id: str, method: str, path: str, endpoint: str | None, status: int,
+    message: str, request_id: str, method: str, path: str, endpoint: str | None, status: int,
     duration_ms: float, bytes_in: int, bytes_out: int | None, remote_addr: str | None, user_agent: str | None,
     pid: int, timestamp: datetime,
 ) -> str:
@@ -176,7 +168,8 @@ def access_text(
     orjson as python-json-logger's ``OrjsonFormatter`` does for a record whose
     message is a dict of those fields (and whose ``created`` is that moment).
     One dict of constant keys, built in one step (two dicts merged cost a
-    quarter of the line more)."""
+    quarter of the line more); :meth:`AccessLog.line` passes the fields by
+    position (by name, the call cost a tenth of the line more)."""
     return orjson.dumps({
         "level": "INFO",
         "logger": ACCESS_LOGGER,

@@ -11,8 +11,9 @@ ones the part would have been written as in place.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 import orjson
@@ -25,7 +26,13 @@ CARD_POINTS: tuple[int, ...] = tuple(points(k) for k in range(KINDS))
 """``engine.cards.points`` of every kind, by kind (what responses print, looked up)."""
 
 
-def cards_json(cards: Iterable[int]) -> list[str]:
+def cards_json(cards: Sequence[int]) -> Sequence[str]:
+    """Cards by name (docs/api.md "Cards"), in their order: a JSON array.  Two or
+    more are looked up in one call (``itemgetter``, a tuple, which orjson writes
+    as the same array as a list; ~1,000 instructions fewer a set than a list
+    comprehension); a single card, or none, is a list."""
+    if len(cards) > 1:
+        return itemgetter(*cards)(CARD_NAMES)  # type: ignore[no-any-return]
     return [CARD_NAMES[c] for c in cards]
 
 

@@ -51,15 +51,24 @@ def request_scope(wsgi_app: WSGIApplication, access: logs.AccessLog, units: int 
     its access lines to ``access``, a budget of ``units`` work units (None: no
     budget) for each request."""
     perf_counter, request_id_from, header = time.perf_counter, logs.request_id_from, logs.REQUEST_ID_ENVIRON
-    id_key = logs.REQUEST_ID_KEY
+    id_key, observe, line = logs.REQUEST_ID_KEY, metrics.observe, access.line
 
     def scoped(environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
         started = perf_counter()
         request_id = environ[id_key] = request_id_from(environ.get(header))
 
         def start(status: str, headers: list[tuple[str, str]], exc_info: Any = None) -> Any:
+            """The answer's headers completed; the request counted and its access line written."""
             length = sent_headers(headers, request_id)
-            finish(environ, access, int(status[:3]), length, perf_counter() - started, request_id)
+            seconds = perf_counter() - started
+            req = environ.get(REQUEST)
+            if req is None:  # the app answered without making a request object (none of Flask's paths)
+                req = Request(environ, populate_request=False)
+            rule = req.url_rule
+            route = rule.rule if rule is not None else None
+            code = int(status[:3])
+            observe(route, req.method, code, seconds)
+            line(req, route, code, seconds, request_id, length)
             return start_response(status, headers, exc_info)
 
         if units is None:
@@ -94,16 +103,3 @@ def sent_headers(headers: list[tuple[str, str]], request_id: str) -> int | None:
     if nosniff:
         headers.append(NOSNIFF)
     return length
-
-
-def finish(
-    environ: WSGIEnvironment, access: logs.AccessLog, status: int, length: int | None, seconds: float, request_id: str
-) -> None:
-    """Count the answered request and write its access line."""
-    req = environ.get(REQUEST)
-    if req is None:  # the app answered without making a request object (none of Flask's paths)
-        req = Request(environ, populate_request=False)
-    rule = req.url_rule
-    route = rule.rule if rule is not None else None
-    metrics.observe(route, req.method, status, seconds)
-    access.line(req, route, status, seconds, request_id, length)

@@ -353,6 +353,25 @@ def test_gunicorn_builds_no_access_line_of_its_own(gunicorn_conf: dict[str, Any]
     log.access(None, None, {}, 0.1)
 
 
+def test_no_request_calls_into_gunicorn_s_logging_below_debug(gunicorn_conf: dict[str, Any]) -> None:
+    """gunicorn's default ``pre_request`` logs each request at debug level only; below
+    it (the default info here) the service's hook does nothing at all, and gunicorn
+    takes it as a hook of (worker, request)."""
+    from gunicorn.config import Config
+
+    hook = gunicorn_conf["pre_request"]
+    cfg = Config()
+    cfg.set("pre_request", hook)
+    assert cfg.pre_request is hook
+
+    class Worker:
+        @property
+        def log(self) -> Any:
+            raise AssertionError("called into gunicorn's logger")
+
+    assert hook(Worker(), None) is None
+
+
 def test_workers_are_forked_with_the_preloaded_app_frozen(gunicorn_conf: dict[str, Any]) -> None:
     """Objects the master made before forking stay out of the workers' garbage
     collections (and their copy-on-write pages stay shared)."""

@@ -188,6 +188,16 @@ def test_plays_field_loads_as_play_by_play(value: Any, count: int | None) -> Non
     assert got == outcome(lambda v: reference_plays(v, count), value)
 
 
+@pytest.mark.parametrize("value", [
+    {"0": None}, {"0": None, "1": ["AS"]}, {"1": ["AS"], "2": None}, {"1": ["AS"], "4": ["AS"]},
+    {"1": ["AS"], 1: ["AS"]}, {0: ["AS"]}, {"1": ["AS"], "x": None}, {"3": ["AS"], "1": ["XX"]}, {},
+])
+def test_hands_with_a_null_seat_or_another_key_take_the_full_check(value: Any) -> None:
+    """The usual path looks each seat's key up in turn: a null array or a key that is
+    no seat is counted out, and the value gets the seat-by-seat check (its errors)."""
+    assert outcome(lambda v: HandsField().deserialize(v, "hands", {}), value) == outcome(reference_hands, value)
+
+
 def test_hands_come_back_in_seat_order() -> None:
     hands = HandsField().deserialize({"3": ["AS"], "0": ["th"], "2": [], "1": ["SJ", "bj"]}, "hands", {})
     assert list(hands.items()) == [(0, [13 + 8]), (1, [52, 53]), (2, []), (3, [12])]

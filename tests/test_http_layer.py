@@ -7,6 +7,7 @@ and language() its Accept-Language choice, each with fewer proxy look-ups."""
 
 from __future__ import annotations
 
+import io
 import re
 from pathlib import Path
 from typing import Any
@@ -179,6 +180,52 @@ def test_answer_hands_the_server_what_werkzeug_would(status: int, extra: list[tu
     assert list(ours.headers) == list(werkzeugs.headers)  # the response itself is left as it was
 
 
+@pytest.mark.parametrize("method", ["GET", "HEAD"])
+@pytest.mark.parametrize("status", [100, 200, 204, 304, 404, 422])
+@pytest.mark.parametrize(
+    "extra",
+    [[], [("Content-Language", "en"), ("Vary", "Accept-Language")], [("Location", "/v1/ünï")],
+     [("content-LOCATION", "/docs/x y")]],
+    ids=["plain", "language", "location", "content-location"],
+)
+@pytest.mark.parametrize("form", ["passed-through", "set-data", "passed-through-unsized"])
+def test_answer_hands_the_server_the_response_werkzeug_would(
+    form: str, extra: list[tuple[str, str]], status: int, method: str
+) -> None:
+    """Answer.get_wsgi_response (one step for a body passed through, sent as it is)
+    answers what werkzeug's three steps answer: the body, the status, the headers."""
+    from service.answer import Answer
+
+    def build(cls: type[Response]) -> Response:
+        if form == "set-data":
+            resp = cls(b'{"status":"ok"}', status=status, content_type="application/json")
+        else:
+            resp = cls([b'{"status":', b'"ok"}'], status=status, content_type="application/json",
+                       direct_passthrough=True)
+            if form == "passed-through":
+                resp.headers.add("Content-Length", "15")
+        for name, value in extra:
+            resp.headers.add(name, value)
+        return resp
+
+    env = dict(WSGI_ENV, REQUEST_METHOD=method)
+    ours, werkzeugs = build(Answer).get_wsgi_response(dict(env)), build(Response).get_wsgi_response(dict(env))
+    assert [b"".join(ours[0]), *ours[1:]] == [b"".join(werkzeugs[0]), *werkzeugs[1:]]
+
+
+def test_jsonify_answers_as_json_response_does() -> None:
+    """The app's jsonify (/healthz) answers as Answer.of_json: werkzeug's headers for
+    the JSON bytes, and the body handed to the server as its list of bytes."""
+    app = create_app()
+    with app.test_request_context("/healthz"):
+        from flask import jsonify
+
+        ours = jsonify({"status": "ok"})
+        theirs = Response(b'{"status":"ok"}', mimetype="application/json")
+    assert list(ours.headers) == list(theirs.headers) and ours.get_data() == theirs.get_data()
+    assert ours.direct_passthrough and ours.get_app_iter(dict(WSGI_ENV)) == [b'{"status":"ok"}']
+
+
 def test_every_answer_of_the_app_is_an_answer() -> None:
     """The app's own responses, its jsonify and its files all take the short cut's class."""
     from service.answer import Answer
@@ -208,9 +255,67 @@ def test_the_scope_owns_the_request_id_and_keeps_a_view_s_own_nosniff() -> None:
     assert [name for name, _ in resp.headers.items()][-1] == "X-Request-ID"
 
 
+def test_the_app_keeps_no_sessions_as_flask_keeps_none_without_a_secret_key() -> None:
+    """service.app.NoSessions: every request reads the same empty, read-only
+    session Flask's own interface gives a request when no secret key is set
+    (a new one each time); writing to it fails with Flask's message, and no
+    answer sets a cookie or varies on one."""
+    from flask import Flask, session
+    from flask.sessions import NullSession
+
+    app = create_app()
+    plain = Flask(__name__)
+    seen: list[object] = []
+    for one in (app, plain):
+
+        @one.get("/read-session")
+        def read() -> Any:
+            seen.append(session._get_current_object())  # type: ignore[attr-defined]
+            return {"keys": sorted(session), "new": session.new, "permanent": session.permanent}
+
+        @one.get("/write-session")
+        def write() -> Any:
+            try:
+                session["seat"] = 1
+            except RuntimeError as exc:
+                return {"error": str(exc)}
+            return {"error": None}
+
+    answers = []
+    for one in (app, plain):
+        client = one.test_client()
+        for path in ("/read-session", "/read-session", "/write-session"):
+            resp = client.get(path)
+            assert "Set-Cookie" not in resp.headers and "Cookie" not in resp.headers.get("Vary", "")
+            answers.append(resp.get_json())
+    assert answers[:3] == answers[3:]
+    assert answers[0] == {"keys": [], "new": False, "permanent": False}
+    assert answers[2]["error"] and "secret key" in answers[2]["error"]
+    assert all(isinstance(s, NullSession) for s in seen)
+    assert seen[0] is seen[1] and seen[2] is not seen[3]  # one shared here, a new one each in plain Flask
+
+
 def test_no_view_sets_a_body_limit_of_its_own() -> None:
     """body_limit reads the app's limit: it is the request's only while no view sets
     ``request.max_content_length`` (flask 3.1 allows it)."""
     service = Path(__file__).resolve().parent.parent / "service"
     setters = [p.name for p in service.rglob("*.py") if re.search(r"max_content_length\s*=[^=]", p.read_text("utf-8"))]
     assert setters == []
+
+
+def test_jsonify_serializes_what_flask_documents() -> None:
+    """The app's JSON provider answers ``jsonify`` as Flask documents it, without
+    Flask's private helper: none, one, several and keyword arguments."""
+    from flask import jsonify
+
+    from service.app import create_app
+
+    app = create_app({"LOG_STREAM": io.StringIO()})
+    with app.app_context():
+        assert jsonify().get_data() == b"null"
+        assert jsonify({"a": 1}).get_data() == b'{"a":1}'
+        assert jsonify(1, 2).get_data() == b"[1,2]"
+        assert jsonify(a=1).get_data() == b'{"a":1}'
+        assert jsonify().mimetype == "application/json"
+        with pytest.raises(TypeError):
+            jsonify(1, a=2)

@@ -353,7 +353,8 @@ def test_check_throw_input_checks(lead: list[Any], hands: dict[int, list[Any]], 
     every element that is no card (``not in`` the kinds) at its path, and an empty lead;
     then a lead mixing effective suits; then more copies of a card than the decks hold,
     at the first excess copy of each card (lead, then hands by seat).  A float equal to a
-    kind passes the first check as that kind; it cannot be ranked or named later (TypeError)."""
+    kind passes the first check as that kind (the checked hands hold it as the kind); in
+    the lead it cannot be ranked or named later (TypeError)."""
     r = rules_from_json({"preset": "two-deck", "decks": decks, "kitty_size": 8 if decks == 2 else 6})
     order = trump_order(Trump(8, 1), r)
     every = [(("lead",), lead), *((("hands", s), h) for s, h in hands.items())]
@@ -380,7 +381,9 @@ def test_check_throw_input_checks(lead: list[Any], hands: dict[int, list[Any]], 
                     if seen[c] == decks + 1:
                         expected.append((*path, i))
     if expected is None:
-        assert check_throw(0, lead, hands, order, r).lead is lead
+        checked = check_throw(0, lead, hands, order, r)
+        assert checked.lead is lead
+        assert checked.hands == {s: bytes(map(int, h)) for s, h in hands.items()}  # each card as its kind
     elif expected is TypeError:
         with pytest.raises(TypeError):
             check_throw(0, lead, hands, order, r)

@@ -130,17 +130,18 @@ def test_quick_init_builds_the_same_frozen_record() -> None:
         trick.leader = 1  # type: ignore[misc]
 
 
-def test_play_verdicts_and_results_are_tuples_of_their_own_kind() -> None:
-    """A trick's records are NamedTuples (built on every request): read-only, and
-    their ``kind`` keeps them unequal to a plain tuple or a record of another kind."""
+def test_play_verdicts_and_results_are_records_of_their_own_type() -> None:
+    """A trick's records are frozen msgspec structs (built on every request):
+    read-only, and unequal to a plain tuple of the same values."""
     verdict = PlayVerdict(0, (1,), "lead", False, None, (), None)
-    assert verdict.units is None and verdict.kind == "play"
+    assert verdict.units is None
     with pytest.raises(AttributeError):
         verdict.role = "follow"  # type: ignore[misc]
     assert verdict != (0, (1,), "lead", False, None, (), None)
+    assert verdict == PlayVerdict(0, (1,), "lead", False, None, (), None)
     result = TrickResult(0, 0, (), 0, 0, (verdict,))
-    assert result.kind == "trick"
     assert result != (0, 0, (), 0, 0, (verdict,))
+    assert hash(result) == hash(TrickResult(0, 0, (), 0, 0, (PlayVerdict(0, (1,), "lead", False, None, (), None),)))
 
 
 def test_quick_init_refuses_what_it_cannot_mirror() -> None:

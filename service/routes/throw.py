@@ -9,7 +9,7 @@ from marshmallow import Schema
 
 from engine.errors import InvalidInput, Problem
 from engine.settle import TEAM_NAMES
-from engine.throw import Penalty, ThrowVerdict, check_throw, judge_throw
+from engine.throw import Blocker, Penalty, ThrowVerdict, check_throw, judge_throw
 from engine.trump import SUIT_LABELS, trump_order
 from service.api import json_response, language, load, reasons_json, v1
 from service.fields import CardsField, HandsField, RulesField, SeatField, TrumpField
@@ -41,31 +41,33 @@ def penalty_json(penalty: Penalty) -> dict[str, Any]:
 def throw_json(verdict: ThrowVerdict, lang: str) -> dict[str, Any]:
     """A verdict as docs/api.md's ``/v1/throw`` response.
 
-    A unit (listed, failed, forced) or a blocker (a seat beating several thrown
-    units with the same cards) met again is the same JSON object again.
+    A unit met again (listed, failed, forced: the verdict's own units) is the
+    same JSON object again, found by identity; a blocker met again (a seat
+    beating several thrown units with the same cards) is too, found by value.
     """
-    units = units_json(verdict.units)
-    rendered: dict[int, dict[str, Any]] = dict(zip(map(id, verdict.units), units, strict=True))  # id → JSON
+    units = verdict.units
+    written = units_json(units)
+    shown = dict(zip(map(id, units), written, strict=True))  # a unit's id → its JSON
+    blockers: dict[Blocker, dict[str, Any]] = {}
     failed = []
     for f in verdict.failed_units:
         beaten = []
         for b in f.beaten_by:
-            found = rendered.get(id(b))
+            found = blockers.get(b)
             if found is None:
-                found = rendered[id(b)] = {
+                found = blockers[b] = {
                     "seat": b.seat, "cards": cards_json(b.cards), "width": b.width, "length": b.length,
                     "wider_shape": b.wider_shape,
                 }
             beaten.append(found)
-        failed.append({"unit": rendered.get(id(f.unit)) or unit_json(f.unit), "beaten_by": beaten})
+        failed.append({"unit": shown.get(id(f.unit)) or unit_json(f.unit), "beaten_by": beaten})
     forced = verdict.forced_unit
-    forced_json = None if forced is None else rendered.get(id(forced)) or unit_json(forced)
     return {
         "valid": verdict.valid,
         "suit": SUIT_LABELS[verdict.suit],
-        "units": units,
+        "units": written,
         "failed_units": failed,
-        "forced_unit": forced_json,
+        "forced_unit": None if forced is None else shown.get(id(forced)) or unit_json(forced),
         "forced_play": cards_json(verdict.forced_play),
         "penalty": penalty_json(verdict.penalty),
         "reasons": reasons_json(verdict.reasons, lang),
