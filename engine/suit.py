@@ -69,7 +69,6 @@ class SuitView:
     chains: tuple[tuple[tuple[int, ...], ...], ...]  # per chain, per position: its indices
     chain_values: tuple[tuple[int, ...], ...]
     step_of: tuple[int, ...]  # per index: its order step
-    alike: tuple[tuple[int, ...], ...]  # per index: the indices of its step of its power, low → high
     chain_pos: tuple[dict[int, int], ...]  # per chain: index → its position on it
     index_table: bytes  # ``bytes.translate`` table: kind of this suit → its index
     others: bytes  # the bytes that are not kinds of this suit
@@ -167,15 +166,13 @@ class SuitView:
         """The highest unit of ``length`` tuples of ``width`` that ``counts``
         hold, as (rank, its cards high → low), or None.  At each step the kind
         used is ``best_at``'s; on a tie of ranks the first chain's run wins."""
-        if length == 1:  # the highest index held ``width`` times, searched from the top, and of the
-            top = len(counts) - 1  # kinds of its step as strong as it (``alike``) the lowest held so (``best_at``)
+        if length == 1:  # the highest index held ``width`` times, searched from the top; its step's kind
+            top = len(counts) - 1  # the seat uses is ``best_at``'s, as for a tractor's steps
             while top >= 0 and counts[top] < width:
                 top -= 1
             if top < 0:
                 return None
-            for i in self.alike[top]:  # ``top`` itself among them
-                if counts[i] >= width:
-                    break
+            i = self.best_at(self.steps[self.step_of[top]], counts, width)
             return self.power[i], (self.kinds[i],) * width
         power = self.power
         held = self.held(counts, width)
@@ -264,18 +261,16 @@ def suit_view(order: TrumpOrder, suit: int, protect: bool = False) -> SuitView:
     chains = tuple(
         tuple(tuple(sorted([index[k] for k in place])) for place in chain) for chain in order.chains[suit]
     )
-    power = tuple(order.power[k] for k in kinds)
     view = SuitView(
         order=order,
         suit=suit,
         kinds=tuple(kinds),
         index=index,
-        power=power,
+        power=tuple(order.power[k] for k in kinds),
         steps=tuple(steps),
         chains=chains,
         chain_values=order.chain_values[suit],
         step_of=tuple(s for s, members in enumerate(steps) for _ in members),
-        alike=tuple(tuple(j for j in step if power[j] == power[i]) for step in steps for i in step),
         chain_pos=tuple({i: pos for pos, place in enumerate(chain) for i in place} for chain in chains),
         index_table=bytes(kinds.index(k) if k in kinds else 0 for k in range(256)),
         others=bytes(k for k in range(256) if k not in kinds),

@@ -153,7 +153,7 @@ class AccessLog:
             f"{method} {path} {status}", request_id, method, path, route, status,
             int(seconds * 1e6 + 0.5) / 1000,  # to the microsecond: round(x, 3) costs 3 times more
             # = req.content_length or 0, without its header look-ups (and none at all without a body)
-            get_content_length(environ) or 0 if environ.get("CONTENT_LENGTH") else 0,
+            (get_content_length(environ) or 0) if environ.get("CONTENT_LENGTH") else 0,
             bytes_out, environ.get("REMOTE_ADDR"), environ.get("HTTP_USER_AGENT"), _pid, datetime.now(UTC),
         ))
 
