@@ -23,6 +23,10 @@ unless the environment names one) and emptied of an earlier run's values;
 workers neither lose counts nor pile up files; ``on_exit`` removes a directory
 this file created.
 
+Each worker reads its settings through :class:`WorkerSettings` (``post_fork``):
+each one asked of gunicorn's configuration once, not some twenty times a
+request at ~6,000 instructions a read.
+
 Shutdown: SIGTERM to the master (what ``docker stop`` and Kubernetes send) is
 graceful: it stops accepting, lets every in-flight request finish for up to
 ``graceful_timeout`` seconds, then exits.  Every log line, gunicorn's own
@@ -38,6 +42,7 @@ import math
 import os
 import shutil
 import tempfile
+from typing import Any
 
 from gunicorn.glogging import Logger
 
@@ -155,12 +160,44 @@ def when_ready(server):
         server.log.info("metrics on http://%s:%d/metrics", metrics_host, metrics_port)
 
 
+class WorkerSettings:
+    """A worker's settings, each read from gunicorn's configuration once.
+
+    gunicorn's sync worker reads its settings by attribute (``self.cfg.NAME``,
+    as every subclass of ``gunicorn.workers.base.Worker`` does: the
+    ``worker_class`` setting's documented override point) some twenty times a
+    request: the parser's limits, the forwarding policy, the hooks, the
+    environ's ``wsgi.multiprocess``...  gunicorn's ``Config`` answers each
+    through ``__getattr__``, which Python calls only once its ordinary look-up
+    has failed, made an ``AttributeError`` and dropped it: ~6,000 instructions
+    a read, ~130,000 a request, GET or POST (bench/RESULTS.md, thirteenth pass).
+    A worker's settings never change while it runs (gunicorn's documentation,
+    "Signal Handling": HUP reloads the configuration by starting new workers
+    with it and stopping the old ones), so this view answers every name with
+    what the configuration answered the first time it was asked, kept as an
+    ordinary attribute: settings, properties (``is_ssl``) and methods alike.
+    A name the configuration does not know raises its ``AttributeError``, each
+    time, as it did.
+    """
+
+    def __init__(self, config: Any) -> None:
+        self._config = config  # not a setting's name: settings have no leading underscore
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._config, name)
+        setattr(self, name, value)  # the next read finds it without coming here
+        return value
+
+
 def post_fork(server, worker):
-    """A worker does not serve the metrics: it closes its copy of their socket
-    (so the port is free once the master is gone)."""
+    """In the new worker, before it starts (gunicorn's documented ``post_fork``
+    hook): it does not serve the metrics, so it closes its copy of their socket
+    (the port is free once the master is gone); and it reads its settings
+    through :class:`WorkerSettings`."""
     metrics_server = getattr(server, "referee_metrics", None)
     if metrics_server is not None:
         metrics_server.socket.close()
+    worker.cfg = WorkerSettings(worker.cfg)
 
 
 def pre_fork(server, worker):

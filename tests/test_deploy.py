@@ -386,6 +386,75 @@ def test_workers_are_forked_with_the_preloaded_app_frozen(gunicorn_conf: dict[st
         gc.unfreeze()
 
 
+def served_config(gunicorn_conf: dict[str, Any]) -> Any:
+    """gunicorn's ``Config`` with the service's settings, set as gunicorn sets a
+    configuration file's (every name that is a setting, through ``Config.set``)."""
+    from gunicorn.config import Config
+
+    cfg = Config()
+    for name, value in gunicorn_conf.items():
+        if name in cfg.settings:
+            cfg.set(name, value)
+    return cfg
+
+
+# what a Config answers beyond its settings' values: its properties and methods
+CONFIG_EXTRAS = (
+    "is_ssl", "ssl_options", "env", "sendfile", "reuse_port", "worker_class_str", "worker_class", "address",
+    "uid", "gid", "proc_name", "logger_class", "forwarded_allow_networks", "proxy_allow_networks", "settings",
+)
+
+
+def test_a_worker_s_settings_answer_as_gunicorn_s_configuration(gunicorn_conf: dict[str, Any]) -> None:
+    """Every setting, property and method a worker reads answers through the
+    service's view what gunicorn's configuration answers (the plain form), the
+    first time and after."""
+    cfg = served_config(gunicorn_conf)
+    view = gunicorn_conf["WorkerSettings"](cfg)
+    names = [*cfg.settings, *CONFIG_EXTRAS]
+    assert "forwarded_allow_ips" in names and "pre_request" in names and "strip_header_spaces" in names
+    for _ in range(2):
+        for name in names:
+            assert getattr(view, name) == getattr(cfg, name), name
+    assert view.pre_request is gunicorn_conf["pre_request"] and view.post_fork is gunicorn_conf["post_fork"]
+    assert view.forwarded_allow_networks() == cfg.forwarded_allow_networks()
+    with pytest.raises(AttributeError, match="No configuration setting for: no_such_setting"):
+        view.no_such_setting  # noqa: B018
+    assert getattr(view, "protocol", None) == getattr(cfg, "protocol", None)
+
+
+def test_a_worker_reads_each_setting_from_the_configuration_once(gunicorn_conf: dict[str, Any]) -> None:
+    """The view asks the configuration for a name the first time only; a name it
+    does not know is asked (and refused) every time."""
+    from collections import Counter
+
+    cfg = served_config(gunicorn_conf)
+    asked: Counter[str] = Counter()
+
+    class Asked:
+        def __getattr__(self, name: str) -> Any:
+            asked[name] += 1
+            return getattr(cfg, name)
+
+    view = gunicorn_conf["WorkerSettings"](Asked())
+    for _ in range(3):
+        assert view.workers == cfg.workers and view.is_ssl == cfg.is_ssl
+        assert getattr(view, "not_a_setting", "absent") == "absent"
+    assert asked == Counter({"workers": 1, "is_ssl": 1, "not_a_setting": 3})
+
+
+def test_a_forked_worker_reads_its_settings_through_the_view(gunicorn_conf: dict[str, Any]) -> None:
+    """``post_fork`` (in the new worker, before it serves) gives the worker the
+    view of its own configuration."""
+    from types import SimpleNamespace
+
+    cfg = served_config(gunicorn_conf)
+    worker = SimpleNamespace(cfg=cfg)
+    gunicorn_conf["post_fork"](SimpleNamespace(), worker)
+    assert isinstance(worker.cfg, gunicorn_conf["WorkerSettings"])
+    assert worker.cfg.timeout == cfg.timeout and worker.cfg.limit_request_line == cfg.limit_request_line
+
+
 def test_the_service_monitor_scrapes_the_metrics_port(
     container: dict[str, Any], pod: dict[str, Any], metrics_port: int
 ) -> None:
