@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import pairwise, product
 
+from engine.cards import KINDS
 from engine.trump import TrumpOrder
 
 NO_RANK = -(1 << 30)
@@ -70,18 +71,19 @@ class SuitView:
     chain_values: tuple[tuple[int, ...], ...]
     step_of: tuple[int, ...]  # per index: its order step
     chain_pos: tuple[dict[int, int], ...]  # per chain: index → its position on it
-    index_table: bytes  # ``bytes.translate`` table: kind of this suit → its index
-    others: bytes  # the bytes that are not kinds of this suit
+    index_table: bytes  # ``bytes.translate`` table: kind of this suit → its index (a byte no kind: 255)
+    others: bytes  # the kinds 0..53 not of this suit (what ``counts_in`` drops; fewer bytes to drop cost less)
     tops: tuple[int, ...]  # indexed by length (0: none)
     read_line: Line | str  # the chains as the generic rule's line, or why they cannot be one
     protect: bool = False  # option protect_longer_tuples, for placing what a hand could play (``spots``)
 
     def counts_in(self, cards: Sequence[int]) -> tuple[int, ...]:
-        """Count vector of the cards of this suit among ``cards`` (the others
-        dropped by one ``bytes.translate``, which costs less than testing each card;
-        ``cards`` already a ``bytes``, as ``check_throw`` hands them, is not copied)."""
+        """Count vector of the cards of this suit among ``cards`` (kinds 0..53: the
+        others dropped by one ``bytes.translate``, which costs less than testing each
+        card; ``cards`` already a ``bytes``, as ``check_throw`` hands them, is read as
+        it is: ``bytes(cards)`` would call its ``__bytes__``, some 1,000 instructions)."""
         vec = [0] * len(self.kinds)
-        for i in bytes(cards).translate(self.index_table, self.others):
+        for i in (cards if isinstance(cards, bytes) else bytes(cards)).translate(self.index_table, self.others):
             vec[i] += 1
         return tuple(vec)
 
@@ -272,8 +274,8 @@ def suit_view(order: TrumpOrder, suit: int, protect: bool = False) -> SuitView:
         chain_values=order.chain_values[suit],
         step_of=tuple(s for s, members in enumerate(steps) for _ in members),
         chain_pos=tuple({i: pos for pos, place in enumerate(chain) for i in place} for chain in chains),
-        index_table=bytes(kinds.index(k) if k in kinds else 0 for k in range(256)),
-        others=bytes(k for k in range(256) if k not in kinds),
+        index_table=bytes(kinds.index(k) if k in kinds else 0 if k < KINDS else 255 for k in range(256)),
+        others=bytes(k for k in range(KINDS) if k not in kinds),
         tops=(),
         read_line="",
     )
