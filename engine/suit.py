@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from itertools import pairwise, product
 
+from engine.cards import KINDS
 from engine.trump import TrumpOrder
 
 NO_RANK = -(1 << 30)
@@ -58,6 +59,9 @@ class SuitView:
     level cards, by power then kind); ``chains`` and ``chain_values`` are the
     order's chains (each position the indices that may serve there) with their
     strengths; ``tops[n]`` ranks the highest run of ``n`` positions (or ``NO_RANK``).
+    ``preferred`` and ``chains_preferred`` hold the same indices in the order a seat
+    takes kinds for a tuple (``_preferred``): every index of the suit, and each
+    chain position's.
     """
 
     order: TrumpOrder
@@ -70,18 +74,21 @@ class SuitView:
     chain_values: tuple[tuple[int, ...], ...]
     step_of: tuple[int, ...]  # per index: its order step
     chain_pos: tuple[dict[int, int], ...]  # per chain: index → its position on it
-    index_table: bytes  # ``bytes.translate`` table: kind of this suit → its index
-    others: bytes  # the bytes that are not kinds of this suit
+    index_table: bytes  # ``bytes.translate`` table: kind of this suit → its index (a byte no kind: 255)
+    others: bytes  # the kinds 0..53 not of this suit (what ``counts_in`` drops; fewer bytes to drop cost less)
     tops: tuple[int, ...]  # indexed by length (0: none)
+    preferred: tuple[int, ...]  # every index, the highest power first, then the lowest kind
+    chains_preferred: tuple[tuple[tuple[int, ...], ...], ...]  # per chain, per position: its indices so
     read_line: Line | str  # the chains as the generic rule's line, or why they cannot be one
     protect: bool = False  # option protect_longer_tuples, for placing what a hand could play (``spots``)
 
     def counts_in(self, cards: Sequence[int]) -> tuple[int, ...]:
-        """Count vector of the cards of this suit among ``cards`` (the others
-        dropped by one ``bytes.translate``, which costs less than testing each card;
-        ``cards`` already a ``bytes``, as ``check_throw`` hands them, is not copied)."""
+        """Count vector of the cards of this suit among ``cards`` (kinds 0..53: the
+        others dropped by one ``bytes.translate``, which costs less than testing each
+        card; ``cards`` already a ``bytes``, as ``check_throw`` hands them, is read as
+        it is: ``bytes(cards)`` would call its ``__bytes__``, some 1,000 instructions)."""
         vec = [0] * len(self.kinds)
-        for i in bytes(cards).translate(self.index_table, self.others):
+        for i in (cards if isinstance(cards, bytes) else bytes(cards)).translate(self.index_table, self.others):
             vec[i] += 1
         return tuple(vec)
 
@@ -124,15 +131,13 @@ class SuitView:
         return out
 
     def best_at(self, place: Sequence[int], counts: Sequence[int], width: int) -> int:
-        """The index of ``place`` (a step's or a chain position's indices) a seat
-        uses for a ``width``-tuple: the highest power held ``width`` times, then
-        the lowest kind; -1 if none."""
-        power = self.power
-        best = -1
-        for i in place:  # by power, then kind
-            if counts[i] >= width and (best < 0 or power[i] > power[best]):
-                best = i
-        return best
+        """The index of ``place`` a seat uses for a ``width``-tuple: the first of
+        them held ``width`` times, ``place`` given in the order a seat takes kinds
+        (``_preferred``: the highest power, then the lowest kind); -1 if none."""
+        for i in place:
+            if counts[i] >= width:
+                return i
+        return -1
 
     def spots(self, counts: Sequence[int], width: int, length: int) -> list[tuple[tuple[int, ...], int]]:
         """Every way ``counts`` can realise ``length`` tuples of ``width`` (a
@@ -166,20 +171,17 @@ class SuitView:
         """The highest unit of ``length`` tuples of ``width`` that ``counts``
         hold, as (rank, its cards high → low), or None.  At each step the kind
         used is ``best_at``'s; on a tie of ranks the first chain's run wins."""
-        if length == 1:  # the highest index held ``width`` times, searched from the top; its step's kind
-            top = len(counts) - 1  # the seat uses is ``best_at``'s, as for a tractor's steps
-            while top >= 0 and counts[top] < width:
-                top -= 1
-            if top < 0:
+        if length == 1:  # the suit's first kind in a seat's order held ``width`` times: the highest
+            i = self.best_at(self.preferred, counts, width)  # step held so, and ``best_at``'s kind at it
+            if i < 0:
                 return None
-            i = self.best_at(self.steps[self.step_of[top]], counts, width)
             return self.power[i], (self.kinds[i],) * width
         power = self.power
         held = self.held(counts, width)
         rank = NO_RANK
         best: list[int] = []
         for c, run in self.runs(held, length):
-            chain, window = self.chains[c], []
+            chain, window = self.chains_preferred[c], []
             for p in run[-length:]:  # a loop: a comprehension would make the arguments cells (3.11), on every call
                 window.append(self.best_at(chain[p], counts, width))
             top = unit_rank(self.chain_values[c][run[-1]], power[window[-1]])
@@ -243,6 +245,15 @@ def _line(view: SuitView) -> Line | str:
     return Line(view.steps, frozenset(apart), tuple(skips), below, low)
 
 
+def _preferred(indices: Iterable[int], power: Sequence[int]) -> tuple[int, ...]:
+    """``indices`` in the order a seat takes kinds for a tuple (``best_at``): the
+    highest power first (docs/rules.md §2: a higher step, or at one step a higher
+    ``level_suit_precedence`` suit), then the lowest kind (of kinds of equal power,
+    the one numbered first).  A power is its step's times four plus less than four,
+    so over the whole suit this is also the highest step first."""
+    return tuple(sorted(indices, key=lambda i: (-power[i], i)))
+
+
 @lru_cache(maxsize=512)
 def suit_view(order: TrumpOrder, suit: int, protect: bool = False) -> SuitView:
     """The (cached) view of effective suit ``suit`` under ``order``; with
@@ -261,20 +272,23 @@ def suit_view(order: TrumpOrder, suit: int, protect: bool = False) -> SuitView:
     chains = tuple(
         tuple(tuple(sorted([index[k] for k in place])) for place in chain) for chain in order.chains[suit]
     )
+    power = tuple(order.power[k] for k in kinds)
     view = SuitView(
         order=order,
         suit=suit,
         kinds=tuple(kinds),
         index=index,
-        power=tuple(order.power[k] for k in kinds),
+        power=power,
         steps=tuple(steps),
         chains=chains,
         chain_values=order.chain_values[suit],
         step_of=tuple(s for s, members in enumerate(steps) for _ in members),
         chain_pos=tuple({i: pos for pos, place in enumerate(chain) for i in place} for chain in chains),
-        index_table=bytes(kinds.index(k) if k in kinds else 0 for k in range(256)),
-        others=bytes(k for k in range(256) if k not in kinds),
+        index_table=bytes(kinds.index(k) if k in kinds else 0 if k < KINDS else 255 for k in range(256)),
+        others=bytes(k for k in range(KINDS) if k not in kinds),
         tops=(),
+        preferred=_preferred(range(len(kinds)), power),
+        chains_preferred=tuple(tuple(_preferred(place, power) for place in chain) for chain in chains),
         read_line="",
     )
     every = [1] * len(kinds)  # the highest run of each length: with every kind held

@@ -164,7 +164,9 @@ def check_throw(
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
             problems.append(Problem(("hands", seat), "a hand is keyed by a seat 0..3", code="invalid_seat"))
     try:  # every card a kind 0..53: ``bytes`` takes ints 0..255 (a bool too), ``copy_counts`` none above 53
-        held = {seat: bytes(cards) for seat, cards in hands.items()}
+        held = {}
+        for seat, cards in hands.items():  # a loop: a comprehension costs a function call (3.11)
+            held[seat] = bytes(cards)
         counts = _copies(lead, held, own is not None)
         cards_known = own is None or _KINDS.issuperset(lead)
     except (TypeError, ValueError, IndexError):  # some card no kind, or no int but equal to one (1.0)
@@ -178,7 +180,12 @@ def check_throw(
     if problems:
         raise InvalidInput(problems)
     suit_of = order.suit
-    if len({suit_of[card] for card in lead}) > 1:
+    suit = suit_of[lead[0]]
+    mixed = False
+    for card in lead:  # every card ranked (one that is no int, 1.0, raises TypeError), none skipped
+        if suit_of[card] != suit:
+            mixed = True
+    if mixed:
         raise InvalidInput(mixed_suit_problems(lead, order, ("lead",)))
     if own is not None:
         left = Counter(own)
@@ -196,28 +203,31 @@ def check_throw(
     if not within_counts(rules.decks, counts):
         given = [(("hands", s), h) for s, h in sorted(hands.items())]  # each excess copy reported where it is
         check_copies(given if own is not None else [(("lead",), lead), *given], rules.decks)
-    return Throw(leader, lead, suit_of[lead[0]], held, order, rules)
+    return Throw(leader, lead, suit, held, order, rules)
 
 
 # ---------------------------------------------------------------- the search
 
 
 Facts = tuple[tuple[str, Param], ...]  # a reason's facts, or a part of them
-Search = tuple[tuple[int, int], int, int, bool, tuple[tuple[int, int], ...]]
-"""A thrown shape some seat might beat: (its width and length, the lowest rank thrown
+Search = tuple[int, int, int, int, bool, tuple[tuple[int, int], ...]]
+"""A thrown shape some seat might beat: (its width, its length, the lowest rank thrown
 in it, the highest where a wider shape may beat it (else ``NO_RANK``), whether the
 suit has a unit of it ranking above the lowest, the wider shapes of as many cards)."""
 
 
 class ThrowPlan(Struct, frozen=True, gc=False):
     """What judging a throw needs of its lead under the rules, worked out once per
-    lead (``_plan``): the shapes to search for (``searches``); per unit (by its place
-    in the lead) the facts a reason names it by, as a thrown unit beaten (``thrown``:
-    its shape, its cards) and as the unit forced (``named``); and the units' places
-    in the two orders the ``throw_forced_unit`` policies read (§4): ``lowest_first``
-    (``_lowest``) and ``smallest_first`` (``_smallest``)."""
+    lead (``_plan``): the shapes to search for (``searches``) and, per unit (by its
+    place in the lead), the search of its shape (``search_of``: an index into
+    ``searches``, -1 for a shape no seat can beat), the facts a reason names it by,
+    as a thrown unit beaten (``thrown``: its shape, its cards) and as the unit
+    forced (``named``); and the units' places in the two orders the
+    ``throw_forced_unit`` policies read (§4): ``lowest_first`` (``_lowest``) and
+    ``smallest_first`` (``_smallest``)."""
 
     searches: tuple[Search, ...]
+    search_of: tuple[int, ...]
     thrown: tuple[Facts, ...]
     named: tuple[Facts, ...]
     lowest_first: tuple[int, ...]
@@ -250,6 +260,7 @@ def _plan(lead: Lead, wider_shape_beats: bool, decks: int) -> ThrowPlan:
     for shape, unit in zip(form.shapes, units, strict=True):
         ranks.setdefault(shape, []).append(unit.rank)
     searches: list[Search] = []
+    search_at: dict[tuple[int, int], int] = {}  # each shape searched → its place in ``searches``
     for (width, length), thrown in ranks.items():
         lowest, size = min(thrown), width * length
         search = lowest < tops[length]
@@ -257,10 +268,12 @@ def _plan(lead: Lead, wider_shape_beats: bool, decks: int) -> ThrowPlan:
         if wider_shape_beats and length > 1:
             wider = tuple((w, size // w) for w in range(width + 1, decks + 1) if size % w == 0)
         if search or wider:
-            searches.append(((width, length), lowest, max(thrown) if wider else NO_RANK, search, wider))
+            search_at[width, length] = len(searches)
+            searches.append((width, length, lowest, max(thrown) if wider else NO_RANK, search, wider))
     places = range(len(units))
     return ThrowPlan(
         searches=tuple(searches),
+        search_of=tuple(search_at.get(shape, -1) for shape in form.shapes),
         thrown=tuple((("thrown", s), ("cards", c)) for s, c in zip(form.shape_facts, lead.card_facts, strict=True)),
         named=tuple((("shape", s), ("cards", c)) for s, c in zip(form.shape_facts, lead.card_facts, strict=True)),
         lowest_first=tuple(sorted(places, key=lambda k: _lowest(units[k], k))),
@@ -268,7 +281,7 @@ def _plan(lead: Lead, wider_shape_beats: bool, decks: int) -> ThrowPlan:
     )
 
 
-_NO_CARDS: tuple[int, ...] = ()
+_NO_UNIT = (NO_RANK, ())  # what a seat holding no unit of a shape holds: below every rank, no cards
 Beat = tuple[Blocker, str, Facts]  # with its reason's code and facts of what it holds
 Threat = tuple[int, Beat | None, Beat | None]  # (above, same, wider): ``_threats``
 
@@ -287,22 +300,23 @@ def _beat(seat: int, cards: tuple[int, ...], width: int, length: int, suit: int,
 
 def _threats(
     view: SuitView, seats: list[int], copies: list[tuple[int, ...]], searches: tuple[Search, ...]
-) -> dict[tuple[int, int], list[Threat]]:
+) -> list[list[Threat]]:
     """What each seat (its ``copies`` of the led suit) holds against the thrown units
-    of each shape searched for (``ThrowPlan.searches``): per shape, for each seat
-    that beats one of them, (``above``, ``same``, ``wider``).  A thrown unit ranking
-    below ``above``, the seat's highest unit of the shape (docs/rules.md §4: held in
-    a wider tuple or a longer tractor counts), is beaten by ``same``; any other by
-    ``wider``: with ``wider_shape_beats`` (§3) the seat's unit of as many cards and
-    the first wider width it holds.  Each is made only if it beats a unit."""
+    of each shape searched for (``ThrowPlan.searches``): per search, for each seat
+    that beats one of them (in playing order), (``above``, ``same``, ``wider``).  A
+    thrown unit ranking below ``above``, the seat's highest unit of the shape
+    (docs/rules.md §4: held in a wider tuple or a longer tractor counts), is beaten
+    by ``same``; any other by ``wider``: with ``wider_shape_beats`` (§3) the seat's
+    unit of as many cards and the first wider width it holds.  Each is made only if
+    it beats a unit."""
     suit = view.suit
-    found: dict[tuple[int, int], list[Threat]] = {}
-    for seat, held in zip(seats, copies, strict=True):
-        for shape, lowest, highest, search, wider in searches:
-            width, length = shape
+    found: list[list[Threat]] = []
+    for width, length, lowest, highest, search, wider in searches:
+        threats: list[Threat] = []
+        found.append(threats)
+        for seat, held in zip(seats, copies, strict=True):
             beats_same = beats_wider = None
-            same = view.highest(held, width, length) if search else None
-            above, cards = same or (NO_RANK, _NO_CARDS)  # below every rank when the seat has no such unit
+            above, cards = (view.highest(held, width, length) if search else None) or _NO_UNIT
             if above > lowest:
                 beats_same = _beat(seat, cards, width, length, suit, False)
             if above <= highest:
@@ -312,7 +326,7 @@ def _threats(
                         beats_wider = _beat(seat, unit[1], w, n, suit, True)
                         break
             if beats_same or beats_wider:
-                found.setdefault(shape, []).append((above, beats_same, beats_wider))
+                threats.append((above, beats_same, beats_wider))
     return found
 
 
@@ -410,20 +424,21 @@ def judge_throw(throw: Throw) -> ThrowVerdict:
         return ThrowVerdict(leader, suit, True, units, (), None, tuple(lead), _NO_PENALTY, _single_unit(found))
     view = found.view  # the led suit's view, which the lead holds
     seats = list(filter(hands.__contains__, _AFTER[leader]))  # the other seats given, in playing order
-    copies = [view.counts_in(hands[s]) for s in seats]
+    copies = list(map(view.counts_in, map(hands.__getitem__, seats)))
     void = len(seats) == SEATS - 1 and not any(map(any, copies))  # no other seat holds the led suit
     if void and rules.throw_when_others_void is _REFUSED:
         why = reason("throw.refused_others_void", suit=_SUIT[suit], n=len(units))
         return ThrowVerdict(leader, suit, False, units, (), None, (), _NO_PENALTY, (why,), True)
     plan = _plan(found, rules.wider_shape_beats, rules.decks)
     threats = _threats(view, seats, copies, plan.searches)
-    shapes = form.shapes  # each unit's (width, length)
+    search_of = plan.search_of
     reasons: list[Reason] = []
     failed: dict[int, FailedUnit] = {}  # each failed unit by its place in the lead
     for at, unit in enumerate(units):  # each unit: every seat that beats it, in playing order
-        threat = threats.get(shapes[at])
-        if not threat:
+        search = search_of[at]
+        if search < 0:
             continue
+        threat = threats[search]
         rank, blockers, thrown = unit.rank, [], plan.thrown[at]
         for above, same, wider in threat:
             beat = same if rank < above else wider

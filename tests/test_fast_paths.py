@@ -120,6 +120,9 @@ def test_layout_shortcuts_answer_as_the_long_way(
     hand = rnd.sample(deck, rnd.randint(0, 60))
     counts = lay.counts_in(hand)
     assert counts == lay.counts([c for c in hand if order.suit[c] == suit])
+    assert lay.counts_in(bytes(hand)) == counts  # a bytes, as check_throw hands it, read as it is
+    with pytest.raises(IndexError):  # a byte that is no kind is never counted as one
+        lay.counts_in([*hand, rnd.randint(KINDS, 255)])
     if not lay.kinds:
         return
     for shape in (Shape(1), Shape(2), Shape(3), Shape(2, 2), Shape(2, 3), Shape(3, 2), Shape(4, 2)):

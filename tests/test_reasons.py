@@ -124,6 +124,6 @@ def test_records_differ_field_by_field() -> None:
 
 
 def test_a_throw_plan_is_a_record_too() -> None:
-    plan = ThrowPlan((), (), (), (0,), (0,))
-    assert plan == ThrowPlan((), (), (), (0,), (0,)) and plan != ThrowPlan((), (), (), (0,), (1,))
+    plan = ThrowPlan((), (-1,), (), (), (0,), (0,))
+    assert plan == ThrowPlan((), (-1,), (), (), (0,), (0,)) and plan != ThrowPlan((), (-1,), (), (), (0,), (1,))
     assert not gc.is_tracked(plan)

@@ -111,3 +111,58 @@ def test_the_shortcut_gives_the_verdict_of_a_full_search(deal: tuple[Any, ...]) 
         searched = throw.judge_throw(throw.check_throw(leader, lead, hands, order, rules))
     assert leads, "the judgment reads the lead (and its view) through engine.throw.lead_of"
     assert verdict == searched
+
+
+def _plain_best_at(view: Any, place: Any, counts: Any, width: int) -> int:
+    """The kind of ``place`` a seat uses for a ``width``-tuple, by the rule's words: of
+    those held ``width`` times the highest power, of equal powers the lowest kind."""
+    held = [i for i in place if counts[i] >= width]
+    return min(held, key=lambda i: (-view.power[i], view.kinds[i])) if held else -1
+
+
+def _plain_highest(view: Any, counts: Any, width: int, length: int) -> Any:
+    """``SuitView.highest`` the long way: every window of ``length`` positions of every
+    chain (of a single tuple: every step), each position's kind ``_plain_best_at``'s,
+    ranked by its top; the first found of the highest rank."""
+    best = None
+    if length == 1:
+        for step in view.steps:
+            i = _plain_best_at(view, step, counts, width)
+            if i >= 0 and (best is None or view.power[i] > best[0]):
+                best = (view.power[i], (view.kinds[i],) * width)
+        return best
+    for c, chain in enumerate(view.chains):
+        for top in range(length - 1, len(chain)):
+            window = [_plain_best_at(view, chain[p], counts, width) for p in range(top - length + 1, top + 1)]
+            if min(window) < 0:
+                continue
+            rank = view.chain_values[c][top] * 4 + view.power[window[-1]] % 4
+            if best is None or rank > best[0]:
+                best = (rank, tuple(view.order.sorted([view.kinds[i] for i in window] * width)))
+    return best
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.sampled_from(PRESETS),
+    st.booleans(),
+    st.booleans(),
+    st.integers(0, 12),
+    st.sampled_from([None, 0, 1, 2, 3]),
+    st.randoms(use_true_random=False),
+)
+def test_highest_takes_kinds_in_the_preferred_order(
+    preset: str, ace_low: bool, precedence: bool, level: int, trump_suit: int | None, rng: random.Random
+) -> None:
+    """``SuitView.highest`` reads each place's kinds in the order a seat takes them
+    (``SuitView.preferred``, ``chains_preferred``) and takes the first held: the
+    same unit as the rule's words (``_plain_highest``), for every width and length."""
+    rules = rules_from_json({"preset": preset, "ace_low_tractor": ace_low, "level_suit_precedence": precedence})
+    order = trump_order(Trump(level, trump_suit), rules)
+    for suit in sorted(set(order.suit)):
+        view = suit_view(order, suit)
+        counts = [rng.choice([0, 0, 1, 2, rules.decks]) if rng.random() < 0.8 else rng.randint(0, rules.decks)
+                  for _ in view.kinds]
+        for width in range(1, rules.decks + 1):
+            for length in range(1, 5):
+                assert view.highest(counts, width, length) == _plain_highest(view, counts, width, length)
