@@ -12,23 +12,28 @@ following, trick comparison and the kitty all share (docs/rules.md §4).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
+
+from msgspec import Struct
 
 from engine.cards import card_str
 from engine.errors import Problem
-from engine.records import quick_init
 from engine.suit import SuitView, suit_view, unit_rank
 from engine.trump import SUIT_LABELS, TrumpOrder
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(Struct, frozen=True, gc=False, cache_hash=True):
     """One combination: ``length`` tuples of ``width`` identical cards.
 
     ``cards`` run high → low; ``rank`` orders units of the same shape and
     effective suit (higher wins; equal ranks tie); ``suit`` is the effective suit.
+
+    A frozen struct, like the engine's other records (``engine.reasons``): built,
+    hashed and compared in C, equal only to a unit.  A lead's units come from one
+    cache (``_decompose``) and are the same objects request after request, and the
+    caches keyed on them (the kitty's multiplier, the service's written units)
+    hash them again each time: so each keeps its hash once computed
+    (``cache_hash``, msgspec's documented Struct option, "Struct Configuration").
     """
 
     width: int

@@ -1,9 +1,10 @@
-"""engine.reasons: a ``Reason`` and its facts, and the throw verdict's records
-(engine.throw), are frozen ``msgspec.Struct``s: built, hashed and compared in C,
-equal only to a record of their own type (never to a plain tuple, nor to a fact
-of another kind holding the same values), with every behaviour a frozen record
-needs: equality, hash, repr, immutability, ``msgspec.structs.replace``,
-pickling, copying, matching; none tracked by the garbage collector."""
+"""engine.reasons: a ``Reason`` and its facts, the throw verdict's records
+(engine.throw) and the units they name (engine.units), are frozen
+``msgspec.Struct``s: built, hashed and compared in C, equal only to a record of
+their own type (never to a plain tuple, nor to a fact of another kind holding
+the same values), with every behaviour a frozen record needs: equality, hash,
+repr, immutability, ``msgspec.structs.replace``, pickling, copying, matching;
+none tracked by the garbage collector."""
 
 from __future__ import annotations
 
@@ -50,6 +51,7 @@ RECORDS: list[Any] = [
     Shape(2, 2), Pieces(((Shape(2, 2), 1),), 2), Pattern((Pieces(((Shape(2, 1), 1),)),), 1, 3), Step(2, None, 0),
     Blocker(2, (3, 3, 3, 3), 4, 1, True), Blocker(seat=1, cards=(5,), width=1, length=1),
     FailedUnit(Unit(1, 1, (4,), 8, 0), (Blocker(3, (7,), 1, 1),)),
+    Unit(2, 2, (12, 12, 11, 11), 44, 0), Unit(width=1, length=1, cards=(53,), rank=60, suit=4),
     Penalty("match_point", 1, 0),
     _verdict(),
 ]
