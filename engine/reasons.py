@@ -119,13 +119,17 @@ Param = Union[
 own way."""
 
 
-class Reason(Struct, frozen=True, gc=False):
+class Reason(Struct, frozen=True, gc=False, cache_hash=True):
     """``code`` is stable snake_case with a dotted area (``follow.must_play_pair``);
     ``params`` name the facts, in a fixed order; ``form`` (docs above) a wording.
 
     A struct, like the facts: the service keys its wording of a reason on the
     reason's value (service/explain.py), and a struct's hash and equality run
-    in C, for the reason and every fact in it."""
+    in C, for the reason and every fact in it.  A reason keeps its hash once
+    computed (``cache_hash``, msgspec's documented Struct option, "Struct
+    Configuration"): the service looks a verdict's reasons up together and each
+    one alone, and the engine's caches hand out the same reasons request after
+    request."""
 
     code: str
     params: tuple[tuple[str, Param], ...] = ()
