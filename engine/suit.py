@@ -72,6 +72,8 @@ class SuitView:
     chain_pos: tuple[dict[int, int], ...]  # per chain: index → its position on it
     index_table: bytes  # ``bytes.translate`` table: kind of this suit → its index
     others: bytes  # the bytes that are not kinds of this suit
+    members: frozenset[int]  # the kinds of this suit
+    void: tuple[int, ...]  # the count vector of cards holding none of them
     tops: tuple[int, ...]  # indexed by length (0: none)
     read_line: Line | str  # the chains as the generic rule's line, or why they cannot be one
     protect: bool = False  # option protect_longer_tuples, for placing what a hand could play (``spots``)
@@ -79,7 +81,12 @@ class SuitView:
     def counts_in(self, cards: Sequence[int]) -> tuple[int, ...]:
         """Count vector of the cards of this suit among ``cards`` (the others
         dropped by one ``bytes.translate``, which costs less than testing each card;
-        ``cards`` already a ``bytes``, as ``check_throw`` hands them, is not copied)."""
+        ``cards`` already a ``bytes``, as ``check_throw`` hands them, is not copied).
+        Cards holding none of the suit (a follower who ruffs or discards) are told
+        by one ``frozenset.isdisjoint``, which stops at the first card of the suit:
+        a quarter of the copy and the table's cost."""
+        if self.members.isdisjoint(cards):
+            return self.void
         vec = [0] * len(self.kinds)
         for i in bytes(cards).translate(self.index_table, self.others):
             vec[i] += 1
@@ -274,6 +281,8 @@ def suit_view(order: TrumpOrder, suit: int, protect: bool = False) -> SuitView:
         chain_pos=tuple({i: pos for pos, place in enumerate(chain) for i in place} for chain in chains),
         index_table=bytes(kinds.index(k) if k in kinds else 0 for k in range(256)),
         others=bytes(k for k in range(256) if k not in kinds),
+        members=frozenset(kinds),
+        void=(0,) * len(kinds),
         tops=(),
         read_line="",
     )

@@ -12,23 +12,27 @@ following, trick comparison and the kitty all share (docs/rules.md §4).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
+
+from msgspec import Struct
 
 from engine.cards import card_str
 from engine.errors import Problem
-from engine.records import quick_init
 from engine.suit import SuitView, suit_view, unit_rank
 from engine.trump import SUIT_LABELS, TrumpOrder
 
 
-@quick_init
-@dataclass(frozen=True, slots=True)
-class Unit:
+class Unit(Struct, frozen=True, gc=False, cache_hash=True):
     """One combination: ``length`` tuples of ``width`` identical cards.
 
     ``cards`` run high → low; ``rank`` orders units of the same shape and
     effective suit (higher wins; equal ranks tie); ``suit`` is the effective suit.
+
+    A frozen ``msgspec.Struct``, as the reasons (``engine.reasons``): built in C,
+    equal only to a unit; its hash is worked out once and kept on the unit
+    (msgspec's documented ``cache_hash`` struct option, "Struct Configuration" in
+    its docs): a lead's units and a play's arrangement come from the engine's
+    caches and key the service's written units (service/render.py) on every request.
     """
 
     width: int
@@ -144,7 +148,13 @@ def mixed_suit_problems(lead: Sequence[int], order: TrumpOrder, path: tuple[str 
     ``(*path, index)``) outside the effective suit of the lead's first card."""
     if not lead:
         return []
-    first = order.suit[lead[0]]
+    suit_of = order.suit
+    first = suit_of[lead[0]]
+    for card in lead:  # the usual lead, of one suit, told by a loop: no comprehension built for it
+        if suit_of[card] != first:
+            break
+    else:
+        return []
     return [
         Problem(
             (*path, j),
