@@ -90,9 +90,11 @@ Path = tuple[str | int, ...]
 SUIT_PRECEDENCE: tuple[int, ...] = (3, 2, 1, 0)
 
 
-@dataclass(frozen=True, slots=True)
-class Bid:
-    """A declaration: the cards ``seat`` shows (copies of one card)."""
+class Bid(Struct, frozen=True, gc=False):
+    """A declaration: the cards ``seat`` shows (copies of one card).  A frozen
+    ``msgspec.Struct``, as ``BidVerdict`` (built in C, one per bid of a request;
+    its ``__post_init__`` runs on every construction: msgspec's documented
+    post-init processing)."""
 
     seat: int
     cards: tuple[int, ...]
