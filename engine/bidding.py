@@ -63,7 +63,6 @@ Decisions where the seeds and docs/rules.md leave room (each applied by the code
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 
 from msgspec import Struct
@@ -104,12 +103,13 @@ class Bid(Struct, frozen=True, gc=False):
             raise ValueError(f"a bid's seat is 0..3, not {self.seat}")
 
 
-@dataclass(frozen=True, slots=True)
-class Strength:
+class Strength(Struct, frozen=True, gc=False, cache_hash=True):
     """One step of a rule set's bidding ladder (docs/rules.md §9): ``rank`` of ``of``
     (1 = weakest), ``count`` copies of a level card (of ``suit`` where suits rank
     apart) or of the ``joker`` (SMALL_JOKER/BIG_JOKER: no-trump); ``step`` as
-    reasons name it."""
+    reasons name it.  A frozen ``msgspec.Struct`` built once per ladder
+    (``_ladder``), its hash kept on it (msgspec's documented ``cache_hash`` option):
+    the service's written steps are keyed on it."""
 
     rank: int
     of: int
