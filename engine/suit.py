@@ -80,15 +80,17 @@ class SuitView:
 
     def counts_in(self, cards: Sequence[int]) -> tuple[int, ...]:
         """Count vector of the cards of this suit among ``cards`` (the others
-        dropped by one ``bytes.translate``, which costs less than testing each card;
-        ``cards`` already a ``bytes``, as ``check_throw`` hands them, is not copied).
+        dropped by one ``bytearray.translate``, which costs less than testing each
+        card; a ``bytearray`` is made from a list of 25 to 52 cards for 1 to 2 kIr
+        fewer than a ``bytes``, callgrind; a ``bytes``, as ``check_throw`` hands them,
+        costs one short copy more, 0.2 kIr).
         Cards holding none of the suit (a follower who ruffs or discards) are told
         by one ``frozenset.isdisjoint``, which stops at the first card of the suit:
         a quarter of the copy and the table's cost."""
         if self.members.isdisjoint(cards):
             return self.void
         vec = [0] * len(self.kinds)
-        for i in bytes(cards).translate(self.index_table, self.others):
+        for i in bytearray(cards).translate(self.index_table, self.others):
             vec[i] += 1
         return tuple(vec)
 
