@@ -369,7 +369,9 @@ def judge_bid(rules: Rules, trump_level: int, standing: Bid | None, bid: Bid) ->
     bids, paths = [bid], [("bid", "cards")]
     if standing is not None:
         bids, paths = [standing, bid], [("standing", "cards"), ("bid", "cards")]
-    problems = [p for shown, path in zip(bids, paths, strict=True) for p in check_bid_cards(rules, trump_level, shown.cards, path)]
+    problems: list[Problem] = []
+    for shown, path in zip(bids, paths, strict=True):  # a loop: a comprehension would make cells of its arguments
+        problems += check_bid_cards(rules, trump_level, shown.cards, path)
     if problems:
         raise InvalidInput(problems)
     steps = _steps(rules)
