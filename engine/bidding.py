@@ -63,7 +63,6 @@ Decisions where the seeds and docs/rules.md leave room (each applied by the code
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
 
 from msgspec import Struct
@@ -90,9 +89,11 @@ Path = tuple[str | int, ...]
 SUIT_PRECEDENCE: tuple[int, ...] = (3, 2, 1, 0)
 
 
-@dataclass(frozen=True, slots=True)
-class Bid:
-    """A declaration: the cards ``seat`` shows (copies of one card)."""
+class Bid(Struct, frozen=True, gc=False):
+    """A declaration: the cards ``seat`` shows (copies of one card).  A frozen
+    ``msgspec.Struct``, as ``BidVerdict`` (built in C, one per bid of a request;
+    its ``__post_init__`` runs on every construction: msgspec's documented
+    post-init processing)."""
 
     seat: int
     cards: tuple[int, ...]
@@ -102,12 +103,13 @@ class Bid:
             raise ValueError(f"a bid's seat is 0..3, not {self.seat}")
 
 
-@dataclass(frozen=True, slots=True)
-class Strength:
+class Strength(Struct, frozen=True, gc=False, cache_hash=True):
     """One step of a rule set's bidding ladder (docs/rules.md §9): ``rank`` of ``of``
     (1 = weakest), ``count`` copies of a level card (of ``suit`` where suits rank
     apart) or of the ``joker`` (SMALL_JOKER/BIG_JOKER: no-trump); ``step`` as
-    reasons name it."""
+    reasons name it.  A frozen ``msgspec.Struct`` built once per ladder
+    (``_ladder``), its hash kept on it (msgspec's documented ``cache_hash`` option):
+    the service's written steps are keyed on it."""
 
     rank: int
     of: int
@@ -367,7 +369,9 @@ def judge_bid(rules: Rules, trump_level: int, standing: Bid | None, bid: Bid) ->
     bids, paths = [bid], [("bid", "cards")]
     if standing is not None:
         bids, paths = [standing, bid], [("standing", "cards"), ("bid", "cards")]
-    problems = [p for shown, path in zip(bids, paths, strict=True) for p in check_bid_cards(rules, trump_level, shown.cards, path)]
+    problems: list[Problem] = []
+    for shown, path in zip(bids, paths, strict=True):  # a loop: a comprehension would make cells of its arguments
+        problems += check_bid_cards(rules, trump_level, shown.cards, path)
     if problems:
         raise InvalidInput(problems)
     steps = _steps(rules)

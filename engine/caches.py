@@ -46,10 +46,11 @@ CACHES: tuple[Cache, ...] = (
     Cache(rules.preset, "preset name", None),
     # its orders are also held by the suit views: measured alone (520 orders built afresh)
     Cache(trump.trump_order, "(trump, rules)", 512, 6536),
-    # with the order a seat takes kinds in (``preferred``, ``chains_preferred``): 2026-12-02, reverse order
-    Cache(suit.suit_view, "(trump order, effective suit, protect)", 512, 5024),
+    # with the order a seat takes kinds in (``preferred``, ``chains_preferred``) and its kinds as a
+    # frozenset (counts_in's void test): measured 2026-12-02 on the merge
+    Cache(suit.suit_view, "(trump order, effective suit, protect)", 512, 5288),
     # the lead's units (without it /v1/analyze +18 %)
-    Cache(units._decompose, "(sorted cards, trump order)", 4096, 248),
+    Cache(units._decompose, "(sorted cards, trump order)", 4096, 288),  # units as msgspec Structs: 2026-12-02
     Cache(lead.lead_of, "(sorted cards, trump order, follow_patterns)", 1024, 528),
     Cache(lead.lead_form, "(unit shapes, suit, follow_patterns)", 512, 712),
     Cache(follow._obligation_for, "(lead form, suit view (with protect), counts, follow_draw)", 512, 528),

@@ -76,6 +76,8 @@ class SuitView:
     chain_pos: tuple[dict[int, int], ...]  # per chain: index → its position on it
     index_table: bytes  # ``bytes.translate`` table: kind of this suit → its index (a byte no kind: 255)
     others: bytes  # the kinds 0..53 not of this suit (what ``counts_in`` drops; fewer bytes to drop cost less)
+    members: frozenset[int]  # the kinds of this suit
+    void: tuple[int, ...]  # the count vector of cards holding none of them
     tops: tuple[int, ...]  # indexed by length (0: none)
     preferred: tuple[int, ...]  # every index, the highest power first, then the lowest kind
     chains_preferred: tuple[tuple[tuple[int, ...], ...], ...]  # per chain, per position: its indices so
@@ -84,11 +86,17 @@ class SuitView:
 
     def counts_in(self, cards: Sequence[int]) -> tuple[int, ...]:
         """Count vector of the cards of this suit among ``cards`` (kinds 0..53: the
-        others dropped by one ``bytes.translate``, which costs less than testing each
+        others dropped by one ``translate``, which costs less than testing each
         card; ``cards`` already a ``bytes``, as ``check_throw`` hands them, is read as
-        it is: ``bytes(cards)`` would call its ``__bytes__``, some 1,000 instructions)."""
+        it is; a list is copied into a ``bytearray``, 1 to 2 kIr fewer than a ``bytes``
+        for 25 to 52 cards, callgrind).
+        Cards holding none of the suit (a follower who ruffs or discards) are told
+        by one ``frozenset.isdisjoint``, which stops at the first card of the suit:
+        a quarter of the copy and the table's cost."""
+        if self.members.isdisjoint(cards):
+            return self.void
         vec = [0] * len(self.kinds)
-        for i in (cards if isinstance(cards, bytes) else bytes(cards)).translate(self.index_table, self.others):
+        for i in (cards if isinstance(cards, bytes) else bytearray(cards)).translate(self.index_table, self.others):
             vec[i] += 1
         return tuple(vec)
 
@@ -286,6 +294,8 @@ def suit_view(order: TrumpOrder, suit: int, protect: bool = False) -> SuitView:
         chain_pos=tuple({i: pos for pos, place in enumerate(chain) for i in place} for chain in chains),
         index_table=bytes(kinds.index(k) if k in kinds else 0 if k < KINDS else 255 for k in range(256)),
         others=bytes(k for k in range(KINDS) if k not in kinds),
+        members=frozenset(kinds),
+        void=(0,) * len(kinds),
         tops=(),
         preferred=_preferred(range(len(kinds)), power),
         chains_preferred=tuple(tuple(_preferred(place, power) for place in chain) for chain in chains),

@@ -43,7 +43,6 @@ from engine.errors import InvalidInput, Problem
 from engine.follow import rule_on_follow
 from engine.lead import Lead, LeadForm, lead_of
 from engine.reasons import Reason, Seat, Suit, reason
-from engine.records import quick_init
 from engine.rules import RuffShape, Rules, ThrowComparison
 from engine.shapes import Shape, in_hand
 from engine.suit import SuitView, suit_view
@@ -224,14 +223,13 @@ def _dominates(a: Groups, b: Groups, mode: ThrowComparison) -> bool:
 # --- the whole trick -----------------------------------------------------------------------
 
 
-@quick_init  # built once per request: engine.records
-@dataclass(frozen=True, slots=True)
-class Trick:
+class Trick(Struct, frozen=True, gc=False):
     """A trick to resolve, its input checked: ``plays`` in playing order from
     ``leader`` (1 to 4 of them; seat of play i is ``(leader + i) % 4``) and,
     optionally, ``hands`` (seat → cards before the trick) to judge every follow.
     ``check_trick`` builds one; ``engine.audit`` too, for a trick whose every
-    play it has already checked against the hands."""
+    play it has already checked against the hands.  A frozen ``msgspec.Struct``
+    (built in C, as ``Follow``: it holds the request's lists, never hashed)."""
 
     leader: int
     plays: Sequence[Sequence[int]]
@@ -269,7 +267,7 @@ def check_trick(
         raise InvalidInput(problems + [Problem(("plays", 0), "the lead is empty", code="empty_lead")])
     problems += mixed_suit_problems(plays[0], order, ("plays", 0))
     size = len(plays[0])
-    for i, play in enumerate(plays[1:], 1):
+    for i, play in enumerate(plays):
         if len(play) != size:
             problems.append(
                 Problem(("plays", i), f"this play has {len(play)} cards; the lead has {size}: "
@@ -284,9 +282,13 @@ def check_trick(
             held.append(hand)
         else:
             problems.append(Problem(("hands", seat), "a seat is 0..3", code="invalid_seat"))
-    for i, play in enumerate(plays):
-        if (leader + i) % 4 not in given:
+    unheld: list[int] = []  # the plays not in their seat's hand
+    for i, play in enumerate(plays):  # one pass: each play goes to ``held``, or is looked for in its hand
+        seat = (leader + i) % 4
+        if seat not in given:
             held.append(play)
+        elif not in_hand(play, given[seat]):
+            unheld.append(i)
     if copies and not within_copies(rules.decks, *held):
         sets = [(("hands", seat), hand) for seat, hand in given.items() if seat in _SEATS]
         sets += [(("plays", i), play) for i, play in enumerate(plays) if (leader + i) % 4 not in given]
@@ -294,10 +296,8 @@ def check_trick(
             check_copies(sets, rules.decks)
         except InvalidInput as exc:
             problems += exc.problems
-    for i, play in enumerate(plays):
-        seat = (leader + i) % 4
-        if seat not in given or in_hand(play, given[seat]):
-            continue
+    for i in unheld:
+        seat, play = (leader + i) % 4, plays[i]
         left = Counter(given[seat])
         for j, card in enumerate(play):
             if left[card] <= 0:

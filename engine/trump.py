@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import pairwise
 
+from msgspec import Struct
+
 from engine.cards import BIG_JOKER, KINDS, RANKS, SMALL_JOKER, SUITS, make, rank_of, suit_of
 from engine.rules import Rules
 
@@ -35,9 +37,12 @@ SUIT_LABELS: tuple[str, ...] = (*SUITS, "trump")
 ACE = RANKS.index("A")
 
 
-@dataclass(frozen=True, slots=True)
-class Trump:
-    """The level rank (0..12 for 2..A) and the trump suit (0..3, None = 无主)."""
+class Trump(Struct, frozen=True, gc=False):
+    """The level rank (0..12 for 2..A) and the trump suit (0..3, None = 无主).
+
+    A frozen ``msgspec.Struct``, as the reasons (``engine.reasons``): one is loaded
+    per request and keys ``trump_order``'s cache, so it is built, hashed and
+    compared in C (a dataclass does all three in Python)."""
 
     level: int
     suit: int | None

@@ -149,7 +149,13 @@ def mixed_suit_problems(lead: Sequence[int], order: TrumpOrder, path: tuple[str 
     ``(*path, index)``) outside the effective suit of the lead's first card."""
     if not lead:
         return []
-    first = order.suit[lead[0]]
+    suit_of = order.suit
+    first = suit_of[lead[0]]
+    for card in lead:  # the usual lead, of one suit, told by a loop: no comprehension built for it
+        if suit_of[card] != first:
+            break
+    else:
+        return []
     return [
         Problem(
             (*path, j),

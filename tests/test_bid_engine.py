@@ -7,11 +7,10 @@ decks), 三副牌 亮主規則 and 四副牌, seed 002 叫主 / 亮主 / 叫牌�
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from engine.bidding import Bid, judge_bid, ladder, resolve_bids, strength
 from engine.cards import BIG_JOKER, SMALL_JOKER, parse_card, parse_rank

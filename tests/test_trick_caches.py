@@ -123,16 +123,16 @@ def test_quick_init_builds_the_same_frozen_record() -> None:
             quick.a = 5  # type: ignore[misc]
     with pytest.raises(TypeError):
         _Quick(1)  # type: ignore[call-arg]
-    rules = preset("two-deck")
-    trick = Trick(0, [[1]], trump_order(Trump(0, 0), rules), rules)
-    assert trick.hands is None
-    with pytest.raises(FrozenInstanceError):
-        trick.leader = 1  # type: ignore[misc]
 
 
 def test_play_verdicts_and_results_are_records_of_their_own_type() -> None:
-    """A trick's records are frozen msgspec structs (built on every request):
+    """A trick's records, and the checked trick, are frozen msgspec structs (built on every request):
     read-only, and unequal to a plain tuple of the same values."""
+    rules = preset("two-deck")
+    trick = Trick(0, [[1]], trump_order(Trump(0, 0), rules), rules)
+    assert trick.hands is None
+    with pytest.raises(AttributeError):
+        trick.leader = 1  # type: ignore[misc]
     verdict = PlayVerdict(0, (1,), "lead", False, None, (), None)
     assert verdict.units is None
     with pytest.raises(AttributeError):

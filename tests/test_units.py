@@ -228,3 +228,28 @@ def test_decomposition_is_the_plain_greedy(case: tuple[object, list[int]]) -> No
     o, chosen = case
     units = decompose(chosen, o)  # type: ignore[arg-type]
     assert [(u.width, u.length, u.cards, u.rank) for u in units] == _plain_greedy(chosen, o)  # type: ignore[arg-type]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from(["two-deck", "four-deck"]),
+    st.integers(0, 12),
+    st.sampled_from([0, 1, 2, 3, None]),
+    st.integers(0, 4),
+    st.lists(st.integers(0, 53), max_size=60),
+)
+def test_counts_in_is_the_plain_count_void_or_not(rules: str, level: int, suit: int | None, led: int, hand: list[int]) -> None:
+    """``SuitView.counts_in`` (its void hands told by ``isdisjoint``, the others by
+    ``bytes.translate``) against counting each card, for a list or a ``bytes``, and
+    for the same hand with every card of the suit taken out (the void case)."""
+    from engine.suit import suit_view
+
+    view = suit_view(trump_order(Trump(level, suit), preset(rules)), led)
+    void = [c for c in hand if c not in view.index]
+    for cards_ in (hand, void):
+        plain = [0] * len(view.kinds)
+        for c in cards_:
+            if c in view.index:
+                plain[view.index[c]] += 1
+        assert view.counts_in(cards_) == tuple(plain) == view.counts_in(bytes(cards_))
+    assert view.counts_in(void) == (0,) * len(view.kinds)

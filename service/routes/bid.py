@@ -3,8 +3,10 @@ kitty 炒底 after it (docs/rules.md §9)."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
+import orjson
 from marshmallow import Schema, ValidationError, fields, validate
 
 from engine.bidding import Bid, BidVerdict, Strength, judge_bid, resolve_bids
@@ -17,7 +19,7 @@ from service.errors import coded, register_message
 from service.explain import step
 from service.fields import CardsField, Record, RulesField, SeatField, StrictBoolean, TrumpField
 from service.metrics import count_verdict
-from service.render import cards_json
+from service.render import cards_json, written
 
 MAX_BID_CARDS = 8  # a bid shows at most 4 copies; a few more still get a copies message
 MAX_BIDS = 100
@@ -95,8 +97,15 @@ def _bid_json(bid: Bid | None) -> dict[str, Any] | None:
     return None if bid is None else {"seat": bid.seat, "cards": cards_json(bid.cards)}
 
 
-def _trump_json(trump: Trump | None) -> dict[str, str | None] | None:
-    return None if trump is None else trump.as_json()
+def _trump_json(trump: Trump | None) -> orjson.Fragment | None:
+    return None if trump is None else _written_trump(trump)
+
+
+@lru_cache(maxsize=128)
+def _written_trump(trump: Trump) -> orjson.Fragment:
+    """A trump as docs/api.md shows it, written once (service/render.py ``written``):
+    a verdict names one twice, and there are 65 (13 levels, 4 suits or no-trump)."""
+    return written(trump.as_json())
 
 
 def _verdict_json(
@@ -108,7 +117,7 @@ def _verdict_json(
     if out is None:
         out = {}
     declares, trump, strength, standing = verdict.declares, verdict.trump, verdict.strength, verdict.standing
-    declares_json = None if declares is None else declares.as_json()
+    declares_json = _trump_json(declares)
     out["valid"] = verdict.valid
     out["reasons"] = [reason_json(verdict.reason, lang)]
     out["trump"] = declares_json if trump is declares else _trump_json(trump)
@@ -119,11 +128,14 @@ def _verdict_json(
     return out
 
 
-def _strength_json(strength: Strength | FryStep, lang: str) -> dict[str, Any]:
-    """A step of the bidding or fry ladder: its rank, the ladder's length and its name in ``lang``."""
-    out = strength.as_json()
+@lru_cache(maxsize=256)
+def _strength_json(strength: Strength | FryStep, lang: str) -> orjson.Fragment:
+    """A step of the bidding or fry ladder: its rank, the ladder's length and its name in
+    ``lang``, written once per step and language (service/render.py ``written``; a
+    ladder has at most 26 steps, the fry ladder 8, in three catalogs)."""
+    out: dict[str, Any] = strength.as_json()
     out["name"] = step(strength.step, lang)
-    return out
+    return written(out)
 
 
 @v1.post("/bid")
@@ -190,7 +202,7 @@ def _fry_json(seq: FrySequence, lang: str) -> dict[str, Any]:
             "reasons": [reason_json(v.reason, lang)],
             "strength": None if v.step is None else _strength_json(v.step, lang),
             "kitty_holder": v.kitty_holder,
-            "trump": v.trump.as_json(),
+            "trump": _written_trump(v.trump),
         }
         for v in seq.steps
     ]
@@ -198,6 +210,6 @@ def _fry_json(seq: FrySequence, lang: str) -> dict[str, Any]:
         "steps": steps,
         "kitty_holder": seq.kitty_holder,
         "standing": None if seq.declarer is None else {"seat": seq.declarer, "cards": cards_json(seq.declaration)},
-        "trump": seq.trump.as_json(),
+        "trump": _written_trump(seq.trump),
         "reasons": [reason_json(seq.reason, lang)],
     }

@@ -25,7 +25,7 @@ from service.metrics import count_verdict
 from service.routes.kitty import kitty_json
 from service.routes.settle import LevelsField, seat_points_json, settle_json
 from service.routes.throw import penalty_json, throw_json
-from service.routes.trick import play_json
+from service.routes.trick import plays_json
 
 
 class TrickSchema(Schema):
@@ -73,7 +73,7 @@ def trick_audit_json(t: TrickAudit, lang: str) -> dict[str, Any]:
         "expected_leader": t.expected_leader,
         "winner": None if result is None else result.winner,
         "points": None if result is None else result.points,
-        "plays": [] if result is None else [play_json(p, lang) for p in result.plays],
+        "plays": [] if result is None else plays_json(result.plays, lang),
         "throw": None if t.throw is None or len(t.throw.units) == 1 else throw_json(t.throw, lang),
         "defender_points": t.defender_points,
         "violations": [violation_json(v, lang) for v in t.violations],

@@ -16,7 +16,7 @@ from engine.kitty import KittyResult, check_kitty, check_kitty_trick, kitty_resu
 from service.api import json_response, language, load, reasons_json, v1
 from service.fields import CardsField, PlaysField, RulesField, SeatField, StrictBoolean, TrumpField
 from service.metrics import count_verdict
-from service.render import unit_json, units_json
+from service.render import units_json
 from service.routes.settle import PointsField
 
 
@@ -75,7 +75,8 @@ def kitty_json(result: KittyResult, lang: str) -> dict[str, Any]:
         "winner": result.winner,
         "winner_side": result.winner_side,
         "won_with_trumps": result.won_with_trumps,
-        "unit": None if result.unit is None else unit_json(result.unit),
+        # written once, as the lead's units are (a unit of the last lead: they recur)
+        "unit": None if result.unit is None else units_json((result.unit,))[0],
         "lead_units": units_json(result.lead_units),
         "transfer": None
         if transfer is None

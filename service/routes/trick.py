@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from marshmallow import Schema
@@ -39,6 +40,15 @@ def play_json(play: PlayVerdict, lang: str) -> dict[str, Any]:
     }
 
 
+def plays_json(plays: Iterable[PlayVerdict], lang: str) -> list[dict[str, Any]]:
+    """Each play as ``play_json`` shows it (a loop: a list comprehension would build
+    a function and a cell for ``lang`` on every call, CPython 3.11)."""
+    out = []
+    for play in plays:
+        out.append(play_json(play, lang))
+    return out
+
+
 def trick_json(result: TrickResult, lang: str) -> dict[str, Any]:
     winner = result.winner
     return {
@@ -47,7 +57,7 @@ def trick_json(result: TrickResult, lang: str) -> dict[str, Any]:
         "points": result.points,
         "suit": SUIT_LABELS[result.suit],
         "lead_units": units_json(result.lead_units),
-        "plays": [play_json(p, lang) for p in result.plays],
+        "plays": plays_json(result.plays, lang),
     }
 
 
