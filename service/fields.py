@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import itemgetter
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from marshmallow import Schema, ValidationError, fields, missing
 
@@ -25,12 +25,25 @@ def card_error(value: Any, exc: CardError) -> str:
     return coded("invalid_card", str(exc), value=repr(value) if isinstance(value, str) else type(value).__name__)
 
 
+SpelledCard = Literal[tuple(SPELLINGS)]  # type: ignore[valid-type]
+"""A card as the usual body spells it (a key of engine.cards.SPELLINGS), as a msgspec
+type: msgspec reads such a string as the ``Literal``'s own object, the very key of
+SPELLINGS, with its hash already known (the ``wire`` of the card fields below)."""
+
+
 class Direct:
     """A field whose ``deserialize`` (marshmallow's public entry, which both
     ``Schema.load`` and service/fastload.py call) goes straight to its own
     ``_deserialize`` for a present, non-null value when it has no validators and
     no value processors: what ``Field.deserialize`` does then, without building an
     ``And`` of no validators for every value."""
+
+    wire: Any = Any
+    """The JSON of the field's usual value as a msgspec type (msgspec's documented
+    "Supported Types"), from which service/fastload.py makes the schema's msgspec
+    decoder; ``Any`` (every JSON value) unless a narrower type reads it cheaper.  It
+    decides nothing: a body is only ever read as orjson reads it
+    (service/jsonio.py ``loads_request``), and one that does not fit takes orjson."""
 
     def deserialize(self, value: Any, attr: str | None = None, data: Any = None, **kwargs: Any) -> Any:
         field: Any = self
@@ -67,6 +80,8 @@ class Record(Direct, fields.Nested):
 class CardField(Field):
     """One card in any notation of docs/api.md → card kind (int)."""
 
+    wire = SpelledCard
+
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
         try:
             return parse_card(value)
@@ -76,6 +91,8 @@ class CardField(Field):
 
 class CardsField(Field):
     """An array of cards → list of card kinds, every bad element reported."""
+
+    wire = list[SpelledCard]  # type: ignore[valid-type]
 
     def __init__(self, *, max_cards: int = 216, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -234,6 +251,7 @@ class HandsField(Field):
 
     _cards = CardsField()
     _seats = (("0", 0), ("1", 1), ("2", 2), ("3", 3))  # by seat
+    wire = TypedDict("SeatHands", {key: list[SpelledCard] for key, _ in _seats}, total=False)  # type: ignore[misc,valid-type]
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dict[int, list[int]]:
         if type(value) is dict:  # the usual hands: seat keys, card arrays
@@ -273,6 +291,7 @@ class PlaysField(Field):
     """A list of plays (each a card list) in playing order → ``[[kinds], ...]``."""
 
     _cards = CardsField()
+    wire = list[list[SpelledCard]]  # type: ignore[valid-type]
 
     def __init__(self, *, count: int | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
