@@ -13,9 +13,9 @@ from typing import Any, Literal, TypedDict
 
 from marshmallow import Schema, ValidationError, fields, missing
 
-from engine.cards import SPELLINGS, CardError, parse_card, parse_rank, parse_suit
+from engine.cards import RANKS, SPELLINGS, SUITS, CardError, parse_card, parse_rank, parse_suit
 from engine.errors import InvalidInput
-from engine.rules import rules_from_json
+from engine.rules import PRESET_VALUES, rules_from_json
 from engine.trump import Trump
 from service.errors import coded, problems_to_messages, register_message
 
@@ -144,6 +144,8 @@ class CardsField(Field):
 class RulesField(Field):
     """A preset name or ``{"preset": ..., overrides}`` → ``Rules``; omitted → two-deck."""
 
+    wire = Literal[tuple(PRESET_VALUES)] | dict[str, Any]  # type: ignore[valid-type]
+
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("load_default", lambda: rules_from_json(None))
         super().__init__(**kwargs)
@@ -155,8 +157,18 @@ class RulesField(Field):
             raise ValidationError(problems_to_messages(exc.problems)) from None
 
 
+class TrumpWire(TypedDict, total=False):
+    """The usual trump object, its level and suit spelled as engine.cards prints them
+    (``TrumpField.wire``; any other spelling is read by orjson, and the field decides)."""
+
+    level: Literal[RANKS]  # type: ignore[valid-type]
+    suit: Literal[SUITS] | None  # type: ignore[valid-type]
+
+
 class TrumpField(Field):
     """``{"level": "10", "suit": "H" | null}`` → ``Trump``."""
+
+    wire = TrumpWire
 
     # (level, suit) spellings → their Trump, each entered after ``_load`` accepted
     # it: a few hundred spellings at most (rank and suit aliases, ASCII cases)
