@@ -69,6 +69,7 @@ def _strings(value: Any) -> list[str]:
 
 @pytest.mark.parametrize("label", sorted(BODIES))
 def test_a_compact_body_is_read_by_its_schemas_decoder(label: str) -> None:
+    """Every bench body: the path this module is for is the one its requests take."""
     path, body = BODIES[label]
     raw = orjson.dumps(body)
     schema = SCHEMAS[path]
@@ -88,6 +89,8 @@ def test_a_compact_body_is_read_by_its_schemas_decoder(label: str) -> None:
         b'{"trump":{"level":"2","suit":"S"},"leader":0,"lead":["AS"],"hands":{"1":["KS"]},"x":1}',  # unknown key
         b'{"trump":{"level":"2","suit":"S"},"leader":0,"lead":["AS"],"hands":{"1":["KS"]},"x":"\xff"}',  # bad UTF-8
         b'{"trump": {"level": "2", "suit": "S"}, "leader": 0, "lead": ["AS"], "hands": {"1": ["KS"]}}',  # not compact
+        b'{"trump":{"level":"2","suit":"S"},"leader":0,"lead":["AS"],"hands":{"1":["KS"]},"rules":"two deck"}',
+        b'{"trump":{"level":"2","suit":"S"},"leader":0,"lead":["AS"],"hands":{"1":["KS"]}}\n',
         b'{"trump":{"level":"2","suit":"S"},"leader":0,"lead":["\\u0041S"],"hands":{"1":["KS"]}}',  # an escape
         b'{"trump":{"level":"2","suit":"S"},"leader":0,"lead":["\\u5c0f\\u738b"],"hands":{"1":["KS"]}}',
         b'{"trump":{"level":"2","suit":"S"},"leader":0,"lead":["\xe5\xb0\x8f\xe7\x8e\x8b","A\xe2\x99\xa0"],"hands":{}}',
