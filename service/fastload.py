@@ -29,6 +29,7 @@ check across fields is the route's), ``unknown=RAISE``, no ``many``,
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cached_property
 from typing import Any, TypedDict
 
 import msgspec
@@ -50,9 +51,13 @@ class _Loader:
         self.schema = schema
         self.plan: list[tuple[str, str, fields.Field, Convert]] | None = _plan(schema)
         self.keys = frozenset(key for key, _, _, _ in self.plan or ())
-        self.decoder = msgspec.json.Decoder(wire(schema))
+
+    @cached_property
+    def decoder(self) -> msgspec.json.Decoder[Any]:
         """A msgspec decoder of the schema's JSON (``wire``), for service/jsonio.py's
-        ``loads_request``: it reads a body's card spellings as SPELLINGS' own strings."""
+        ``loads_request``: it reads a body's card spellings as SPELLINGS' own strings.
+        Made when first asked for (about a millisecond), once per schema instance."""
+        return msgspec.json.Decoder(wire(self.schema))
 
     def load(self, data: Any) -> Any:
         if self.plan is not None:
