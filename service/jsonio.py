@@ -6,6 +6,10 @@ A referee must not pick one of two values silently: ``{"rules": "x", "rules":
 one that keeps the last, so :func:`loads_request` answers :class:`DuplicateKey`
 (the service's 400) instead, for any object at any depth, however the key is
 spelled (``"rules"`` and ``"\\u0072ules"`` are the same key).
+
+A request schema's msgspec decoder may read a compact body first, for speed only
+(:func:`written_back`): what it reads is kept when orjson writes it back as the
+body, byte for byte, so every body still means what orjson reads in it.
 """
 
 from __future__ import annotations
@@ -112,9 +116,11 @@ def loads_request(raw: bytes, decoder: msgspec.json.Decoder[Any] | None = None) 
 
 def written_back(raw: bytes, decoder: msgspec.json.Decoder[Any]) -> Any:
     """What ``decoder`` reads from ``raw`` when ``orjson.dumps`` writes it back as
-    ``raw`` byte for byte, else None: then it is ``orjson.loads(raw)`` (orjson reads
-    what it writes as it was: the strings, the integers, null, the arrays and the
-    objects in their order), and ``raw`` names no key twice (a repeated key, like an
+    ``raw`` byte for byte, else None: then it is ``orjson.loads(raw)`` (orjson's
+    documented output is RFC 8259 JSON, which ``orjson.loads`` reads back as it was
+    written: the strings, the 64-bit integers, floats, null, the arrays and the
+    objects with their keys in order; tests/test_written_back.py compares the two
+    readings on edge and mutated bodies), and ``raw`` names no key twice (a repeated key, like an
     unknown one that the decoder skips, would be missing from what is written back).
     So the decoder decides nothing; it is there for its speed: msgspec reads a card
     spelling that its type names as a ``Literal`` as that ``Literal``'s own string
