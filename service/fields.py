@@ -27,8 +27,11 @@ def card_error(value: Any, exc: CardError) -> str:
 
 SpelledCard = Literal[tuple(SPELLINGS)]  # type: ignore[valid-type]
 """A card as the usual body spells it (a key of engine.cards.SPELLINGS), as a msgspec
-type: msgspec reads such a string as the ``Literal``'s own object, the very key of
-SPELLINGS, with its hash already known (the ``wire`` of the card fields below)."""
+type (``Literal``, msgspec's documented "Supported Types"; the ``wire`` of the card
+fields below).  msgspec 0.22 reads such a string as the ``Literal``'s own object, the
+very key of SPELLINGS with its hash already known: that is the speed, not a documented
+promise; nothing depends on it for correctness, and tests/test_written_back.py says
+when it no longer holds."""
 
 
 class Direct:
