@@ -19,7 +19,7 @@ from engine.reasons import Reason
 from service.answer import Answer
 from service.errors import ProblemError, cut_quotes, duplicate_key_response, messages_to_problems
 from service.explain import render
-from service.fastload import fast_load
+from service.fastload import loader
 from service.i18n import negotiate
 from service.jsonio import MAX_DEPTH, DuplicateKey, OrjsonProvider, TooDeep, loads_request
 from service.render import written
@@ -46,8 +46,9 @@ def load(schema: Schema) -> dict[str, Any]:
     raw = _plain_body(req)
     if raw is None:
         raw = req.get_data()  # 413 over the limit; chunked bodies
+    reader = loader(schema)
     try:
-        data = loads_request(raw)
+        data = loads_request(raw, reader.decoder)
     except orjson.JSONDecodeError:
         raise ProblemError(400, "malformed_json") from None
     except TooDeep:
@@ -55,7 +56,7 @@ def load(schema: Schema) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise InvalidInput(Problem((), "the request body must be a JSON object", code="body_not_object"))
     try:
-        return fast_load(schema, data)  # type: ignore[no-any-return]
+        return reader.load(data)  # type: ignore[no-any-return]  # service/fastload.py fast_load
     except ValidationError as exc:
         raise InvalidInput(cut_quotes(messages_to_problems(exc.messages), data)) from None
 

@@ -29,8 +29,10 @@ check across fields is the route's), ``unknown=RAISE``, no ``many``,
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from functools import cached_property
+from typing import Any, TypedDict
 
+import msgspec
 from marshmallow import RAISE, Schema, ValidationError, fields, missing
 
 from service.fields import Direct, Record
@@ -49,6 +51,13 @@ class _Loader:
         self.schema = schema
         self.plan: list[tuple[str, str, fields.Field, Convert]] | None = _plan(schema)
         self.keys = frozenset(key for key, _, _, _ in self.plan or ())
+
+    @cached_property
+    def decoder(self) -> msgspec.json.Decoder[Any]:
+        """A msgspec decoder of the schema's JSON (``wire``), for service/jsonio.py's
+        ``loads_request``: it reads a body's card spellings as SPELLINGS' own strings.
+        Made when first asked for (about a millisecond), once per schema instance."""
+        return msgspec.json.Decoder(wire(self.schema))
 
     def load(self, data: Any) -> Any:
         if self.plan is not None:
@@ -142,6 +151,32 @@ def _validated(field: fields.Field, convert: Convert) -> Convert:
         return value
 
     return validated
+
+
+def wire(schema: Schema) -> Any:
+    """The JSON a request schema takes, as a msgspec type made from its fields (no
+    second statement of the request's shape): an object of the schema's keys, none of
+    them required, each a field's ``wire`` (service/fields.py ``Direct``; a nested
+    schema's own, a list's of its items, ``Any`` for any other field) or null.  It
+    only ever narrows what msgspec reads, never what the schema takes: what does not
+    fit it is read by orjson (service/jsonio.py ``loads_request``) and the schema
+    decides, as for any body."""
+    shape = {
+        field.data_key if field.data_key is not None else name: _wire(field) | None
+        for name, field in schema.fields.items()
+        if not field.dump_only
+    }
+    return TypedDict("Wire", shape, total=False)  # type: ignore[operator]
+
+
+def _wire(field: fields.Field[Any]) -> Any:
+    if isinstance(field, Direct) and field.wire is not Any:
+        return field.wire
+    if isinstance(field, fields.Nested) and not field.many and isinstance(field.schema, Schema):
+        return wire(field.schema)
+    if type(field) is fields.List:
+        return list[_wire(field.inner)]  # type: ignore[misc]
+    return Any
 
 
 _loaders: dict[int, tuple[Schema, _Loader]] = {}

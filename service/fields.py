@@ -9,13 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from operator import itemgetter
-from typing import Any
+from typing import Any, Literal, TypedDict
 
 from marshmallow import Schema, ValidationError, fields, missing
 
-from engine.cards import SPELLINGS, CardError, parse_card, parse_rank, parse_suit
+from engine.cards import RANKS, SPELLINGS, SUITS, CardError, parse_card, parse_rank, parse_suit
 from engine.errors import InvalidInput
-from engine.rules import rules_from_json
+from engine.rules import PRESET_VALUES, rules_from_json
 from engine.trump import Trump
 from service.errors import coded, problems_to_messages, register_message
 
@@ -25,12 +25,28 @@ def card_error(value: Any, exc: CardError) -> str:
     return coded("invalid_card", str(exc), value=repr(value) if isinstance(value, str) else type(value).__name__)
 
 
+SpelledCard = Literal[tuple(SPELLINGS)]  # type: ignore[valid-type]
+"""A card as the usual body spells it (a key of engine.cards.SPELLINGS), as a msgspec
+type (``Literal``, msgspec's documented "Supported Types"; the ``wire`` of the card
+fields below).  msgspec 0.22 reads such a string as the ``Literal``'s own object, the
+very key of SPELLINGS with its hash already known: that is the speed, not a documented
+promise; nothing depends on it for correctness, and tests/test_written_back.py says
+when it no longer holds."""
+
+
 class Direct:
     """A field whose ``deserialize`` (marshmallow's public entry, which both
     ``Schema.load`` and service/fastload.py call) goes straight to its own
     ``_deserialize`` for a present, non-null value when it has no validators and
     no value processors: what ``Field.deserialize`` does then, without building an
     ``And`` of no validators for every value."""
+
+    wire: Any = Any
+    """The JSON of the field's usual value as a msgspec type (msgspec's documented
+    "Supported Types"), from which service/fastload.py makes the schema's msgspec
+    decoder; ``Any`` (every JSON value) unless a narrower type reads it cheaper.  It
+    decides nothing: a body is only ever read as orjson reads it
+    (service/jsonio.py ``loads_request``), and one that does not fit takes orjson."""
 
     def deserialize(self, value: Any, attr: str | None = None, data: Any = None, **kwargs: Any) -> Any:
         field: Any = self
@@ -67,6 +83,8 @@ class Record(Direct, fields.Nested):
 class CardField(Field):
     """One card in any notation of docs/api.md → card kind (int)."""
 
+    wire = SpelledCard
+
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> int:
         try:
             return parse_card(value)
@@ -76,6 +94,8 @@ class CardField(Field):
 
 class CardsField(Field):
     """An array of cards → list of card kinds, every bad element reported."""
+
+    wire = list[SpelledCard]  # type: ignore[valid-type]
 
     def __init__(self, *, max_cards: int = 216, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -127,6 +147,8 @@ class CardsField(Field):
 class RulesField(Field):
     """A preset name or ``{"preset": ..., overrides}`` → ``Rules``; omitted → two-deck."""
 
+    wire = Literal[tuple(PRESET_VALUES)] | dict[str, Any]  # type: ignore[valid-type]
+
     def __init__(self, **kwargs: Any) -> None:
         kwargs.setdefault("load_default", lambda: rules_from_json(None))
         super().__init__(**kwargs)
@@ -138,8 +160,18 @@ class RulesField(Field):
             raise ValidationError(problems_to_messages(exc.problems)) from None
 
 
+class TrumpWire(TypedDict, total=False):
+    """The usual trump object, its level and suit spelled as engine.cards prints them
+    (``TrumpField.wire``; any other spelling is read by orjson, and the field decides)."""
+
+    level: Literal[RANKS]  # type: ignore[valid-type]
+    suit: Literal[SUITS] | None  # type: ignore[valid-type]
+
+
 class TrumpField(Field):
     """``{"level": "10", "suit": "H" | null}`` → ``Trump``."""
+
+    wire = TrumpWire
 
     # (level, suit) spellings → their Trump, each entered after ``_load`` accepted
     # it: a few hundred spellings at most (rank and suit aliases, ASCII cases)
@@ -234,6 +266,7 @@ class HandsField(Field):
 
     _cards = CardsField()
     _seats = (("0", 0), ("1", 1), ("2", 2), ("3", 3))  # by seat
+    wire = TypedDict("SeatHands", {key: list[SpelledCard] for key, _ in _seats}, total=False)  # type: ignore[misc,valid-type]
 
     def _deserialize(self, value: Any, attr: str | None, data: Any, **kwargs: Any) -> dict[int, list[int]]:
         if type(value) is dict:  # the usual hands: seat keys, card arrays
@@ -273,6 +306,7 @@ class PlaysField(Field):
     """A list of plays (each a card list) in playing order → ``[[kinds], ...]``."""
 
     _cards = CardsField()
+    wire = list[list[SpelledCard]]  # type: ignore[valid-type]
 
     def __init__(self, *, count: int | None = None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
