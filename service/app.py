@@ -15,13 +15,18 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from flask import Flask, Response, request
+from flask import Request as FlaskRequest
 from flask.sessions import NullSession, SessionInterface
+from flask.signals import request_tearing_down
 from flask_compress import Compress
 from flask_cors import CORS
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import Map, MapAdapter
+from werkzeug.wsgi import get_host
 
 from engine.errors import InvalidInput
 from service import logs, routes  # noqa: F401  (routes registers the /v1 views)
@@ -101,6 +106,10 @@ class NoSessions(SessionInterface):
         return None
 
 
+NOT_PASSED: Any = object()
+"""An argument not passed (``Referee.do_teardown_request``)."""
+
+
 class Referee(Flask):
     """Flask, with a large answer gzipped before the ``after_request`` hooks run,
     and no sessions (:class:`NoSessions`).
@@ -130,6 +139,100 @@ class Referee(Flask):
             else:
                 vary_on_encoding(response)
         return super().process_response(response)
+
+    def preprocess_request(self) -> Any:
+        """Flask's: the URL value preprocessors, then the ``before_request``
+        functions of the app and the request's blueprints; none registered (the
+        service registers none), nothing to call and None, as Flask's answers,
+        without its look-up of the request's blueprints (~18,000 instructions a
+        request).  ``Flask.preprocess_request`` (flask.Flask API, 3.1): "Called
+        before the request is dispatched. Calls url_value_preprocessors
+        registered with the app and the current blueprint (if any). Then calls
+        before_request_funcs registered with the app and the blueprint."
+        """
+        if self.url_value_preprocessors or self.before_request_funcs:
+            return super().preprocess_request()
+        return None
+
+    def do_teardown_request(self, exc: BaseException | None = NOT_PASSED) -> None:
+        """Flask's: the ``teardown_request`` functions of the app and the
+        request's blueprints, then the ``request_tearing_down`` signal; none
+        registered (the service registers none), the signal alone, sent as Flask
+        sends it, without the look-up of the request's blueprints (~13,000
+        instructions a request).  ``Flask.do_teardown_request(exc)`` (flask.Flask
+        API, 3.1): "This calls all functions decorated with teardown_request ...
+        Finally, the request_tearing_down signal is sent"; ``exc`` not passed
+        (Flask's request context always passes it): Flask's, which reads the
+        current exception.  ``_async_wrapper`` is blinker's documented argument
+        of ``Signal.send`` (blinker 1.7+), passed as Flask passes it."""
+        if exc is NOT_PASSED or self.teardown_request_funcs:
+            super().do_teardown_request() if exc is NOT_PASSED else super().do_teardown_request(exc)
+            return
+        request_tearing_down.send(self, _async_wrapper=self.ensure_sync, exc=exc)
+
+    def create_url_adapter(self, request: FlaskRequest | None) -> MapAdapter | None:
+        """Flask's URL adapter for ``request``, the same one for the same URL
+        (:func:`url_binding`) when the app binds as the service does: no
+        ``SERVER_NAME``, no ``TRUSTED_HOSTS``, no host or subdomain matching;
+        else, and for a Host werkzeug rejects, Flask's own.
+
+        ``Flask.create_url_adapter`` (flask.Flask API, 3.1: "Creates a URL
+        adapter for the given request"; a method a subclass may override): for
+        such an app Flask sets ``request.host`` to werkzeug's
+        ``get_host(environ)`` and returns ``url_map.bind_to_environ(environ,
+        server_name=None, subdomain=url_map.default_subdomain or "")``, which
+        reads the Host a second time and IDNA-encodes it in Python, ~55,000
+        instructions a request, for what is a function of a few environ values
+        (:data:`URL_ENVIRON`).  A Host werkzeug cannot encode goes through
+        Flask's own steps every time, so its ``BadHost`` (a 400) is raised as
+        before, never cached.  tests/test_http_layer.py compares the adapter and
+        ``request.host`` with Flask's.
+        """
+        if (
+            request is None
+            or request.trusted_hosts is not None
+            or self.subdomain_matching
+            or self.url_map.host_matching
+            or self.config["SERVER_NAME"] is not None
+            or self.config["TRUSTED_HOSTS"] is not None
+        ):
+            return super().create_url_adapter(request)
+        url_map = self.url_map
+        host, adapter = url_binding(url_map, url_map.default_subdomain or "", tuple(map(request.environ.get, URL_ENVIRON)))
+        if adapter is None:
+            return super().create_url_adapter(request)
+        request.host = host  # as Flask sets it (the cached property's value)
+        return adapter
+
+
+URL_ENVIRON = (
+    "wsgi.url_scheme", "REQUEST_METHOD", "HTTP_HOST", "SERVER_NAME", "SERVER_PORT",
+    "HTTP_CONNECTION", "HTTP_UPGRADE", "SCRIPT_NAME", "PATH_INFO", "QUERY_STRING",
+)
+"""What werkzeug binds a URL map to a request with (``Map.bind_to_environ`` and
+the ``get_host`` it calls, werkzeug 3.1): the scheme, the method, the Host or
+the server's address, the WebSocket upgrade headers, the script name, the path
+and the query string."""
+
+
+@lru_cache(maxsize=128)
+def url_binding(url_map: Map, subdomain: str, values: tuple[str | None, ...]) -> tuple[str, MapAdapter | None]:
+    """The request's host (werkzeug's ``get_host``, no trusted hosts) and
+    ``url_map`` bound to a request with the environ ``values`` (of
+    :data:`URL_ENVIRON`, None: absent) as ``Referee.create_url_adapter`` binds
+    it, both documented werkzeug calls; None for the adapter when werkzeug
+    rejects the request's Host (an HTTP error: ``BadHost``).
+
+    Bound from an environ of those values alone, so the answer is a function
+    of its key whatever werkzeug reads.  A ``MapAdapter`` is not changed by
+    matching or building URLs (werkzeug's routing API), so requests to the same
+    URL share one.  Bounded: 128 entries of ~2,300 bytes (the key's ten strings,
+    the adapter; measured with tracemalloc), ~300 KB at most."""
+    environ = {name: value for name, value in zip(URL_ENVIRON, values, strict=True) if value is not None}
+    try:
+        return get_host(environ), url_map.bind_to_environ(environ, server_name=None, subdomain=subdomain)
+    except HTTPException:
+        return "", None
 
 
 def vary_on_encoding(response: Response) -> None:

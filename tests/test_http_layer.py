@@ -319,3 +319,133 @@ def test_jsonify_serializes_what_flask_documents() -> None:
         assert jsonify().mimetype == "application/json"
         with pytest.raises(TypeError):
             jsonify(1, a=2)
+
+
+# --- service.app.Referee: Flask's request steps, with less work ----------------------------
+
+URL_ENVIRONS = [
+    {},
+    {"HTTP_HOST": "Referee.Example:8000"},
+    {"HTTP_HOST": "bücher.example"},  # IDNA-encoded for the adapter
+    {"HTTP_HOST": "a..b"},  # an empty label: werkzeug's BadHost, a 400
+    {"HTTP_HOST": "bad host!"},  # invalid characters: werkzeug's empty host
+    {"HTTP_HOST": "[::1]:8000"},
+    {"HTTP_HOST": None, "SERVER_NAME": "10.0.0.1", "SERVER_PORT": "443", "wsgi.url_scheme": "https"},
+    {"HTTP_HOST": None, "SERVER_NAME": "::1", "SERVER_PORT": "8080"},
+    {"HTTP_HOST": None, "SERVER_PORT": None},
+    {"SCRIPT_NAME": None, "PATH_INFO": None, "QUERY_STRING": None},
+    {"SCRIPT_NAME": "/app//", "PATH_INFO": "//v1//ünï".encode().decode("latin1"), "QUERY_STRING": "a=1&b=%20"},
+    {"PATH_INFO": "/v1/\xff\xfe"},  # not UTF-8: replaced, as werkzeug decodes it
+    {"HTTP_CONNECTION": "keep-alive, Upgrade", "HTTP_UPGRADE": "websocket"},
+    {"HTTP_CONNECTION": "upgrade", "HTTP_UPGRADE": "WebSocket", "wsgi.url_scheme": "https"},
+    {"HTTP_CONNECTION": "close"},
+    {"REQUEST_METHOD": "POST", "PATH_INFO": "/v1/throw"},
+]
+
+
+def _environ(changes: dict[str, Any]) -> dict[str, Any]:
+    environ = {**WSGI_ENV, "QUERY_STRING": "", "wsgi.input": io.BytesIO(b"")}
+    for name, value in changes.items():
+        if value is None:
+            environ.pop(name, None)
+        else:
+            environ[name] = value
+    return environ
+
+
+def _adapter_or_error(bind: Any, request: Any) -> Any:
+    from werkzeug.exceptions import HTTPException
+
+    try:
+        adapter = bind(request)
+    except HTTPException as exc:
+        return type(exc), request.__dict__.get("host")  # what Flask set before the error, if anything
+    return (
+        adapter.server_name, adapter.script_name, adapter.subdomain, adapter.url_scheme, adapter.path_info,
+        adapter.default_method, adapter.query_args, adapter.websocket, request.host,
+    )
+
+
+@pytest.mark.parametrize("changes", URL_ENVIRONS, ids=lambda c: ",".join(f"{k}={v!r}" for k, v in c.items()) or "plain")
+def test_url_adapter_is_flasks(changes: dict[str, Any]) -> None:
+    """Referee.create_url_adapter binds the URL map as Flask does (server name,
+    script name, subdomain, scheme, path, method, query, WebSocket) and sets the
+    same ``request.host``, or raises the same error, first time and cached."""
+    from flask import Flask
+
+    app = create_app()
+    for _ in range(2):  # the first binding, then the cached one
+        ours = _adapter_or_error(app.create_url_adapter, app.request_class(_environ(changes)))
+        flasks = _adapter_or_error(lambda r: Flask.create_url_adapter(app, r), app.request_class(_environ(changes)))
+        assert ours == flasks
+
+
+@pytest.mark.parametrize(
+    "config", [{"SERVER_NAME": "referee.example"}, {"TRUSTED_HOSTS": ["referee.example"]}],
+    ids=["server-name", "trusted-hosts"],
+)
+@pytest.mark.parametrize("host", ["referee.example", "elsewhere.example"])
+def test_url_adapter_is_flasks_when_the_app_names_its_host(config: dict[str, Any], host: str) -> None:
+    """With ``SERVER_NAME`` or ``TRUSTED_HOSTS`` set, the binding is Flask's own."""
+    from flask import Flask
+
+    app = create_app(config)
+    ours = _adapter_or_error(app.create_url_adapter, app.request_class(_environ({"HTTP_HOST": host})))
+    flasks = _adapter_or_error(lambda r: Flask.create_url_adapter(app, r), app.request_class(_environ({"HTTP_HOST": host})))
+    assert ours == flasks
+    assert (app.create_url_adapter(None) is not None) == ("SERVER_NAME" in config)  # an app context can build URLs
+    assert create_app().create_url_adapter(None) is None
+
+
+def test_a_bad_host_is_a_400_and_builds_redirects_from_the_host() -> None:
+    """A Host werkzeug cannot encode is a 400 problem, every time (the error is not
+    cached); a good one is what external URLs are built from."""
+    app = create_app({"ACCESS_LOG": False})
+    client = app.test_client()
+    for _ in range(2):
+        resp = client.get("/healthz", headers={"Host": "a..b"})
+        assert resp.status_code == 400 and resp.json["code"] == "bad_request"  # type: ignore[index]
+    with app.test_request_context("/healthz", headers={"Host": "Referee.Example:8000"}):
+        from flask import url_for
+
+        assert url_for("ops.healthz", _external=True) == "http://referee.example:8000/healthz"
+
+
+def test_hooks_are_called_in_flasks_order() -> None:
+    """Referee's request steps skip only what no hook is registered for: a
+    ``url_value_preprocessor``, ``before_request`` and ``teardown_request``
+    function of the app or a blueprint runs, in Flask's order, and the
+    ``request_tearing_down`` signal is sent with the exception (None) either way."""
+    from flask import request_tearing_down
+
+    from service.ops import ops
+
+    received: list[Any] = []
+
+    def on_teardown(sender: Any, exc: Any) -> None:
+        received.append((sender, exc))
+
+    plain, hooked = create_app({"ACCESS_LOG": False}), create_app({"ACCESS_LOG": False})
+    calls: list[str] = []
+    hooked.url_value_preprocessor(lambda endpoint, values: calls.append(f"preprocess {endpoint}"))
+    hooked.before_request(lambda: calls.append("before app"))
+    hooked.before_request_funcs.setdefault(ops.name, []).append(lambda: calls.append("before ops"))
+    hooked.teardown_request(lambda exc: calls.append(f"teardown app {exc}"))
+    hooked.teardown_request_funcs.setdefault(ops.name, []).append(lambda exc: calls.append(f"teardown ops {exc}"))
+    for app in (plain, hooked):
+        request_tearing_down.connect(on_teardown, app)
+    try:
+        assert plain.test_client().get("/healthz").status_code == 200
+        assert hooked.test_client().get("/healthz").status_code == 200
+    finally:
+        for app in (plain, hooked):
+            request_tearing_down.disconnect(on_teardown, app)
+    assert calls == ["preprocess ops.healthz", "before app", "before ops", "teardown ops None", "teardown app None"]
+    assert received == [(plain, None), (hooked, None)]
+
+
+def test_a_before_request_answer_is_the_answer() -> None:
+    """A ``before_request`` function that returns a value answers the request (Flask's rule)."""
+    app = create_app({"ACCESS_LOG": False})
+    app.before_request(lambda: ({"status": "early"}, 200))
+    assert app.test_client().get("/healthz").json == {"status": "early"}
