@@ -16,16 +16,17 @@ import os
 import re
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from flask import Flask, Response, request
 from flask import Request as FlaskRequest
+from flask.ctx import RequestContext
 from flask.sessions import NullSession, SessionInterface
 from flask.signals import request_tearing_down
 from flask_compress import Compress
 from flask_cors import CORS
 from werkzeug.exceptions import HTTPException
-from werkzeug.routing import Map, MapAdapter
+from werkzeug.routing import Map, MapAdapter, Rule
 from werkzeug.wsgi import get_host
 
 from engine.errors import InvalidInput
@@ -40,6 +41,9 @@ from service.jsonio import OrjsonProvider
 from service.limits import MAX_BODY_BYTES, MAX_WORK_UNITS
 from service.ops import ops, warm_engine
 from service.scope import request_scope
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import WSGIEnvironment
 
 DEFAULT_CONFIG: dict[str, Any] = {
     "MAX_CONTENT_LENGTH": MAX_BODY_BYTES,  # a four-deck hand audit is ~10 KiB
@@ -170,6 +174,13 @@ class Referee(Flask):
             return
         request_tearing_down.send(self, _async_wrapper=self.ensure_sync, exc=exc)
 
+    def request_context(self, environ: WSGIEnvironment) -> RequestContext:
+        """Flask's request context, matching the request's URL once per URL
+        (:class:`MatchedContext`).  ``Flask.request_context`` (flask.Flask API,
+        3.1): "Create a RequestContext representing a WSGI environment"; Flask's
+        ``wsgi_app`` and ``test_request_context`` make theirs with it."""
+        return MatchedContext(self, environ)
+
     def create_url_adapter(self, request: FlaskRequest | None) -> MapAdapter | None:
         """Flask's URL adapter for ``request``, the same one for the same URL
         (:func:`url_binding`) when the app binds as the service does: no
@@ -233,6 +244,37 @@ def url_binding(url_map: Map, subdomain: str, values: tuple[str | None, ...]) ->
         return get_host(environ), url_map.bind_to_environ(environ, server_name=None, subdomain=subdomain)
     except HTTPException:
         return "", None
+
+
+class MatchedContext(RequestContext):
+    """Flask's request context, whose URL match is werkzeug's for the same URL
+    (:func:`url_match`).  ``RequestContext.match_request`` (flask.ctx API,
+    3.1): "Can be overridden by a subclass to hook into the matching of the
+    request"; Flask's sets the request's ``url_rule`` and ``view_args`` from
+    ``url_adapter.match(return_rule=True)``, or its ``routing_exception``."""
+
+    def match_request(self) -> None:
+        try:
+            rule, view_args = url_match(self.url_adapter)  # push matches only with one
+        except HTTPException as exc:
+            self.request.routing_exception = exc
+        else:
+            self.request.url_rule, self.request.view_args = rule, dict(view_args)
+
+
+@lru_cache(maxsize=128)
+def url_match(adapter: MapAdapter) -> tuple[Rule, Mapping[str, Any]]:
+    """The rule werkzeug matches for ``adapter``'s request and its arguments
+    (``MapAdapter.match(return_rule=True)``), for the adapter that
+    :func:`url_binding` shares between requests to one URL: ~26,000
+    instructions a request.  The match is a function of the adapter (the URL,
+    the method) and its map's rules, which Flask fixes once the app serves (a
+    setup method then raises); a 404, 405 or redirect (werkzeug's HTTP errors)
+    is raised anew on every request, never cached.  Each request gets its own
+    copy of the arguments (a URL value preprocessor may change them).
+    Bounded: 128 entries of ~450 bytes beyond the adapter (an argument, measured
+    with tracemalloc), ~60 KB at most."""
+    return adapter.match(return_rule=True)
 
 
 def vary_on_encoding(response: Response) -> None:

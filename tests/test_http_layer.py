@@ -449,3 +449,41 @@ def test_a_before_request_answer_is_the_answer() -> None:
     app = create_app({"ACCESS_LOG": False})
     app.before_request(lambda: ({"status": "early"}, 200))
     assert app.test_client().get("/healthz").json == {"status": "early"}
+
+
+def _match(ctx: Any) -> Any:
+    ctx.match_request()
+    req, exc = ctx.request, ctx.request.routing_exception
+    if exc is not None:
+        return type(exc), exc.code, getattr(exc, "valid_methods", None), getattr(exc, "new_url", None)
+    return req.url_rule, req.view_args
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/healthz"), ("HEAD", "/healthz"), ("OPTIONS", "/healthz"), ("POST", "/healthz"),
+        ("POST", "/v1/throw"), ("GET", "/v1/throw"), ("POST", "/v1/throw/"), ("POST", "//v1/throw"),
+        ("GET", "/v1/rulesets/tractor"), ("GET", "/v1/rulesets/ünï"), ("GET", "/v1/rulesets/a%2Fb"),
+        ("GET", "/docs/"), ("GET", "/docs//x"), ("GET", "/nowhere"), ("DELETE", "/v1/trick"), ("GET", "/"),
+    ],
+)
+def test_url_match_is_werkzeugs(method: str, path: str) -> None:
+    """Referee's request context matches a URL as Flask's does (the rule, its
+    arguments, or the same 404 / 405 / redirect), the first time and cached, and
+    each request gets arguments of its own."""
+    from flask.ctx import RequestContext
+
+    app = create_app({"ACCESS_LOG": False})
+
+    def environ() -> dict[str, Any]:
+        return _environ({"REQUEST_METHOD": method, "PATH_INFO": path.encode().decode("latin1")})
+
+    for _ in range(2):
+        ours, flasks = app.request_context(environ()), RequestContext(app, environ())
+        assert type(ours).__name__ == "MatchedContext"
+        assert _match(ours) == _match(flasks)
+    matched = _match(app.request_context(environ()))
+    if isinstance(matched[1], dict) and matched[1]:
+        matched[1].clear()  # a preprocessor's change stays in its own request
+        assert _match(app.request_context(environ()))[1]
