@@ -27,7 +27,6 @@ from flask_compress import Compress
 from flask_cors import CORS
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import Map, MapAdapter, Rule
-from werkzeug.wsgi import get_host
 
 from engine.errors import InvalidInput
 from service import logs, routes  # noqa: F401  (routes registers the /v1 views)
@@ -184,17 +183,20 @@ class Referee(Flask):
     def create_url_adapter(self, request: FlaskRequest | None) -> MapAdapter | None:
         """Flask's URL adapter for ``request``, the same one for the same URL
         (:func:`url_binding`) when the app binds as the service does: no
-        ``SERVER_NAME``, no ``TRUSTED_HOSTS``, no host or subdomain matching;
-        else, and for a Host werkzeug rejects, Flask's own.
+        ``SERVER_NAME``, no trusted hosts, no host or subdomain matching; else,
+        and for a Host werkzeug rejects, Flask's own.
 
         ``Flask.create_url_adapter`` (flask.Flask API, 3.1: "Creates a URL
         adapter for the given request"; a method a subclass may override): for
-        such an app Flask sets ``request.host`` to werkzeug's
-        ``get_host(environ)`` and returns ``url_map.bind_to_environ(environ,
-        server_name=None, subdomain=url_map.default_subdomain or "")``, which
-        reads the Host a second time and IDNA-encodes it in Python, ~55,000
-        instructions a request, for what is a function of a few environ values
-        (:data:`URL_ENVIRON`).  A Host werkzeug cannot encode goes through
+        such an app Flask sets ``request.host`` to werkzeug's ``get_host(environ)``
+        (to check the trusted hosts early: there are none) and returns
+        ``url_map.bind_to_environ(environ, server_name=None,
+        subdomain=url_map.default_subdomain or "")``, which reads the Host a
+        second time and IDNA-encodes it in Python, ~55,000 instructions a
+        request, for what is a function of a few environ values
+        (:data:`URL_ENVIRON`).  ``request.host`` is left to werkzeug's
+        ``Request.host``, which computes the same ``get_host`` of the same
+        values when it is read.  A Host werkzeug cannot encode goes through
         Flask's own steps every time, so its ``BadHost`` (a 400) is raised as
         before, never cached.  tests/test_http_layer.py compares the adapter and
         ``request.host`` with Flask's.
@@ -209,11 +211,8 @@ class Referee(Flask):
         ):
             return super().create_url_adapter(request)
         url_map = self.url_map
-        host, adapter = url_binding(url_map, url_map.default_subdomain or "", tuple(map(request.environ.get, URL_ENVIRON)))
-        if adapter is None:
-            return super().create_url_adapter(request)
-        request.host = host  # as Flask sets it (the cached property's value)
-        return adapter
+        adapter = url_binding(url_map, url_map.default_subdomain or "", tuple(map(request.environ.get, URL_ENVIRON)))
+        return super().create_url_adapter(request) if adapter is None else adapter
 
 
 URL_ENVIRON = (
@@ -227,11 +226,10 @@ and the query string."""
 
 
 @lru_cache(maxsize=128)
-def url_binding(url_map: Map, subdomain: str, values: tuple[str | None, ...]) -> tuple[str, MapAdapter | None]:
-    """The request's host (werkzeug's ``get_host``, no trusted hosts) and
-    ``url_map`` bound to a request with the environ ``values`` (of
+def url_binding(url_map: Map, subdomain: str, values: tuple[str | None, ...]) -> MapAdapter | None:
+    """``url_map`` bound to a request with the environ ``values`` (of
     :data:`URL_ENVIRON`, None: absent) as ``Referee.create_url_adapter`` binds
-    it, both documented werkzeug calls; None for the adapter when werkzeug
+    it (werkzeug's documented ``Map.bind_to_environ``); None when werkzeug
     rejects the request's Host (an HTTP error: ``BadHost``).
 
     Bound from an environ of those values alone, so the answer is a function
@@ -241,9 +239,9 @@ def url_binding(url_map: Map, subdomain: str, values: tuple[str | None, ...]) ->
     the adapter; measured with tracemalloc), ~300 KB at most."""
     environ = {name: value for name, value in zip(URL_ENVIRON, values, strict=True) if value is not None}
     try:
-        return get_host(environ), url_map.bind_to_environ(environ, server_name=None, subdomain=subdomain)
+        return url_map.bind_to_environ(environ, server_name=None, subdomain=subdomain)
     except HTTPException:
-        return "", None
+        return None
 
 
 class MatchedContext(RequestContext):
