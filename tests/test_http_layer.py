@@ -487,3 +487,44 @@ def test_url_match_is_werkzeugs(method: str, path: str) -> None:
     if isinstance(matched[1], dict) and matched[1]:
         matched[1].clear()  # a preprocessor's change stays in its own request
         assert _match(app.request_context(environ()))[1]
+
+
+def test_ensure_sync_is_flasks() -> None:
+    """Referee.ensure_sync answers as Flask's: a plain function, a method and a
+    partial as they are; a coroutine function (and a partial of one) to Flask's
+    wrapper, which without asgiref is Flask's RuntimeError; asked twice (cached)."""
+    import functools
+
+    from flask import Flask
+
+    app = create_app({"ACCESS_LOG": False})
+
+    def plain() -> None:
+        return None
+
+    async def coroutine() -> None:
+        return None
+
+    class Views:
+        def method(self) -> None:
+            return None
+
+        async def async_method(self) -> None:
+            return None
+
+    views = Views()
+    cases: list[Any] = [
+        plain, views.method, functools.partial(plain), coroutine, views.async_method, functools.partial(coroutine),
+    ]
+
+    def outcome(ensure: Any, func: Any) -> Any:
+        try:
+            found = ensure(func)
+        except RuntimeError as exc:
+            return RuntimeError, str(exc)
+        return "as is" if found is func else "wrapped"
+
+    for _ in range(2):
+        for func in cases:
+            assert outcome(app.ensure_sync, func) == outcome(lambda f: Flask.ensure_sync(app, f), func)
+    assert [outcome(app.ensure_sync, f) == "as is" for f in cases] == [True, True, True, False, False, False]
