@@ -413,17 +413,21 @@ def test_a_bad_host_is_a_400_and_builds_redirects_from_the_host() -> None:
 
 def test_hooks_are_called_in_flasks_order() -> None:
     """Referee's request steps skip only what no hook is registered for: a
-    ``url_value_preprocessor``, ``before_request`` and ``teardown_request``
-    function of the app or a blueprint runs, in Flask's order, and the
-    ``request_tearing_down`` signal is sent with the exception (None) either way."""
-    from flask import request_tearing_down
+    ``url_value_preprocessor``, ``before_request``, ``teardown_request`` and
+    ``teardown_appcontext`` function of the app or a blueprint runs, in Flask's
+    order, and the ``request_tearing_down`` and ``appcontext_tearing_down``
+    signals reach their receivers with the exception (None) either way."""
+    from flask import appcontext_tearing_down, request_tearing_down
 
     from service.ops import ops
 
     received: list[Any] = []
 
-    def on_teardown(sender: Any, exc: Any) -> None:
-        received.append((sender, exc))
+    def on_request_teardown(sender: Any, exc: Any) -> None:
+        received.append(("request", sender, exc))
+
+    def on_app_teardown(sender: Any, exc: Any) -> None:
+        received.append(("app", sender, exc))
 
     plain, hooked = create_app({"ACCESS_LOG": False}), create_app({"ACCESS_LOG": False})
     calls: list[str] = []
@@ -432,16 +436,23 @@ def test_hooks_are_called_in_flasks_order() -> None:
     hooked.before_request_funcs.setdefault(ops.name, []).append(lambda: calls.append("before ops"))
     hooked.teardown_request(lambda exc: calls.append(f"teardown app {exc}"))
     hooked.teardown_request_funcs.setdefault(ops.name, []).append(lambda exc: calls.append(f"teardown ops {exc}"))
+    hooked.teardown_appcontext(lambda exc: calls.append(f"teardown app context {exc}"))
+    assert plain.test_client().get("/healthz").status_code == 200  # nothing connected, nothing registered
     for app in (plain, hooked):
-        request_tearing_down.connect(on_teardown, app)
+        request_tearing_down.connect(on_request_teardown, app)
+        appcontext_tearing_down.connect(on_app_teardown, app)
     try:
         assert plain.test_client().get("/healthz").status_code == 200
         assert hooked.test_client().get("/healthz").status_code == 200
     finally:
         for app in (plain, hooked):
-            request_tearing_down.disconnect(on_teardown, app)
-    assert calls == ["preprocess ops.healthz", "before app", "before ops", "teardown ops None", "teardown app None"]
-    assert received == [(plain, None), (hooked, None)]
+            request_tearing_down.disconnect(on_request_teardown, app)
+            appcontext_tearing_down.disconnect(on_app_teardown, app)
+    assert calls == [
+        "preprocess ops.healthz", "before app", "before ops", "teardown ops None", "teardown app None",
+        "teardown app context None",
+    ]
+    assert received == [("request", plain, None), ("app", plain, None), ("request", hooked, None), ("app", hooked, None)]
 
 
 def test_a_before_request_answer_is_the_answer() -> None:
