@@ -523,9 +523,13 @@ def test_ensure_sync_is_flasks() -> None:
         async def async_method(self) -> None:
             return None
 
-    views = Views()
+    class Unhashable(Views):
+        __hash__ = None  # type: ignore[assignment]
+
+    views, unhashable = Views(), Unhashable()
     cases: list[Any] = [
-        plain, views.method, functools.partial(plain), coroutine, views.async_method, functools.partial(coroutine),
+        plain, views.method, functools.partial(plain), unhashable.method,
+        coroutine, views.async_method, functools.partial(coroutine), unhashable.async_method,
     ]
 
     def outcome(ensure: Any, func: Any) -> Any:
@@ -538,4 +542,4 @@ def test_ensure_sync_is_flasks() -> None:
     for _ in range(2):
         for func in cases:
             assert outcome(app.ensure_sync, func) == outcome(lambda f: Flask.ensure_sync(app, f), func)
-    assert [outcome(app.ensure_sync, f) == "as is" for f in cases] == [True, True, True, False, False, False]
+    assert [outcome(app.ensure_sync, f) == "as is" for f in cases] == [True] * 4 + [False] * 4
