@@ -152,10 +152,25 @@ class AccessLog:
         self.write(access_text(
             f"{method} {path} {status}", request_id, method, path, route, status,
             int(seconds * 1e6 + 0.5) / 1000,  # to the microsecond: round(x, 3) costs 3 times more
-            # = req.content_length or 0, without its header look-ups (and none at all without a body)
-            (get_content_length(environ) or 0) if environ.get("CONTENT_LENGTH") else 0,
-            bytes_out, environ.get("REMOTE_ADDR"), environ.get("HTTP_USER_AGENT"), _pid, datetime.now(UTC),
+            bytes_in(environ), bytes_out, environ.get("REMOTE_ADDR"), environ.get("HTTP_USER_AGENT"), _pid,
+            datetime.now(UTC),
         ))
+
+
+def bytes_in(environ: dict[str, Any]) -> int:
+    """The request's ``req.content_length or 0``: werkzeug's ``get_content_length``
+    (werkzeug.wsgi API: the ``Content-Length`` as an int, None when it is absent
+    or the body is chunked, 0 when it is not a number), without its header
+    look-ups; a plain length (ASCII digits, no ``Transfer-Encoding``), the
+    common case, read as the number it is (what werkzeug's parse gives it, ~5,000
+    instructions fewer a request with a body); anything else is werkzeug's.
+    tests/test_ops.py compares both on odd lengths."""
+    length = environ.get("CONTENT_LENGTH")
+    if not length:
+        return 0
+    if length.isascii() and length.isdigit() and "HTTP_TRANSFER_ENCODING" not in environ:
+        return int(length)
+    return get_content_length(environ) or 0
 
 
 def access_text(

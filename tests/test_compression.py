@@ -90,3 +90,32 @@ def test_the_access_line_counts_the_bytes_sent() -> None:
     assert [x["bytes_out"] for x in lines[:3]] == [len(r.get_data()) for r in sent[:3]]
     assert lines[0]["bytes_out"] < lines[1]["bytes_out"] / 3
     assert lines[3]["bytes_out"] == sent[3].content_length == len(sent[3].get_data())
+
+
+@pytest.mark.parametrize(
+    "extra",
+    [
+        [("Vary", "Accept-Language"), ("X-After", "1")],
+        [("vary", "Origin"), ("X-Between", "1"), ("Vary", "Cookie")],
+        [("VARY", ""), ("Vary", "Accept-Encoding")],
+        [("Vary", "origin, ACCEPT-ENCODING"), ("Vary", "Cookie")],
+        [("X-Only", "1")],
+    ],
+    ids=["one-not-last", "two", "empty-then-named", "named-then-other", "none"],
+)
+def test_unasked_large_answers_vary_as_flask_compress_says_whatever_the_vary_lines(
+    app: Any, extra: list[tuple[str, str]]
+) -> None:
+    """One Vary line or several, in any case and place: the headers flask-compress gives."""
+    from service.answer import Answer
+
+    def answer() -> Answer:
+        resp = Answer.of_json(b"[" + b"1," * 2000 + b"1]")
+        for name, value in extra:
+            resp.headers.add(name, value)
+        return resp
+
+    with app.test_request_context("/v1/throw", method="POST"):
+        ours = app.process_response(answer())
+        theirs = app.compress.after_request(answer())
+    assert list(ours.headers) == list(theirs.headers)

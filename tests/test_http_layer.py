@@ -319,3 +319,227 @@ def test_jsonify_serializes_what_flask_documents() -> None:
         assert jsonify().mimetype == "application/json"
         with pytest.raises(TypeError):
             jsonify(1, a=2)
+
+
+# --- service.app.Referee: Flask's request steps, with less work ----------------------------
+
+URL_ENVIRONS = [
+    {},
+    {"HTTP_HOST": "Referee.Example:8000"},
+    {"HTTP_HOST": "bücher.example"},  # IDNA-encoded for the adapter
+    {"HTTP_HOST": "a..b"},  # an empty label: werkzeug's BadHost, a 400
+    {"HTTP_HOST": "bad host!"},  # invalid characters: werkzeug's empty host
+    {"HTTP_HOST": "[::1]:8000"},
+    {"HTTP_HOST": None, "SERVER_NAME": "10.0.0.1", "SERVER_PORT": "443", "wsgi.url_scheme": "https"},
+    {"HTTP_HOST": None, "SERVER_NAME": "::1", "SERVER_PORT": "8080"},
+    {"HTTP_HOST": None, "SERVER_PORT": None},
+    {"SCRIPT_NAME": None, "PATH_INFO": None, "QUERY_STRING": None},
+    {"SCRIPT_NAME": "/app//", "PATH_INFO": "//v1//ünï".encode().decode("latin1"), "QUERY_STRING": "a=1&b=%20"},
+    {"PATH_INFO": "/v1/\xff\xfe"},  # not UTF-8: replaced, as werkzeug decodes it
+    {"HTTP_CONNECTION": "keep-alive, Upgrade", "HTTP_UPGRADE": "websocket"},
+    {"HTTP_CONNECTION": "upgrade", "HTTP_UPGRADE": "WebSocket", "wsgi.url_scheme": "https"},
+    {"HTTP_CONNECTION": "close"},
+    {"REQUEST_METHOD": "POST", "PATH_INFO": "/v1/throw"},
+]
+
+
+def _environ(changes: dict[str, Any]) -> dict[str, Any]:
+    environ = {**WSGI_ENV, "QUERY_STRING": "", "wsgi.input": io.BytesIO(b"")}
+    for name, value in changes.items():
+        if value is None:
+            environ.pop(name, None)
+        else:
+            environ[name] = value
+    return environ
+
+
+def _adapter_or_error(bind: Any, request: Any) -> Any:
+    from werkzeug.exceptions import HTTPException
+
+    try:
+        adapter = bind(request)
+    except HTTPException as exc:
+        return type(exc), request.__dict__.get("host")  # what Flask set before the error, if anything
+    return (
+        adapter.server_name, adapter.script_name, adapter.subdomain, adapter.url_scheme, adapter.path_info,
+        adapter.default_method, adapter.query_args, adapter.websocket, request.host,
+    )
+
+
+@pytest.mark.parametrize("changes", URL_ENVIRONS, ids=lambda c: ",".join(f"{k}={v!r}" for k, v in c.items()) or "plain")
+def test_url_adapter_is_flasks(changes: dict[str, Any]) -> None:
+    """Referee.create_url_adapter binds the URL map as Flask does (server name,
+    script name, subdomain, scheme, path, method, query, WebSocket) and sets the
+    same ``request.host``, or raises the same error, first time and cached."""
+    from flask import Flask
+
+    app = create_app()
+    for _ in range(2):  # the first binding, then the cached one
+        ours = _adapter_or_error(app.create_url_adapter, app.request_class(_environ(changes)))
+        flasks = _adapter_or_error(lambda r: Flask.create_url_adapter(app, r), app.request_class(_environ(changes)))
+        assert ours == flasks
+
+
+@pytest.mark.parametrize(
+    "config", [{"SERVER_NAME": "referee.example"}, {"TRUSTED_HOSTS": ["referee.example"]}],
+    ids=["server-name", "trusted-hosts"],
+)
+@pytest.mark.parametrize("host", ["referee.example", "elsewhere.example"])
+def test_url_adapter_is_flasks_when_the_app_names_its_host(config: dict[str, Any], host: str) -> None:
+    """With ``SERVER_NAME`` or ``TRUSTED_HOSTS`` set, the binding is Flask's own."""
+    from flask import Flask
+
+    app = create_app(config)
+    ours = _adapter_or_error(app.create_url_adapter, app.request_class(_environ({"HTTP_HOST": host})))
+    flasks = _adapter_or_error(lambda r: Flask.create_url_adapter(app, r), app.request_class(_environ({"HTTP_HOST": host})))
+    assert ours == flasks
+    assert (app.create_url_adapter(None) is not None) == ("SERVER_NAME" in config)  # an app context can build URLs
+    assert create_app().create_url_adapter(None) is None
+
+
+def test_a_bad_host_is_a_400_and_builds_redirects_from_the_host() -> None:
+    """A Host werkzeug cannot encode is a 400 problem, every time (the error is not
+    cached); a good one is what external URLs are built from."""
+    app = create_app({"ACCESS_LOG": False})
+    client = app.test_client()
+    for _ in range(2):
+        resp = client.get("/healthz", headers={"Host": "a..b"})
+        assert resp.status_code == 400 and resp.json["code"] == "bad_request"  # type: ignore[index]
+    with app.test_request_context("/healthz", headers={"Host": "Referee.Example:8000"}):
+        from flask import url_for
+
+        assert url_for("ops.healthz", _external=True) == "http://referee.example:8000/healthz"
+
+
+def test_hooks_are_called_in_flasks_order() -> None:
+    """Referee's request steps skip only what no hook is registered for: a
+    ``url_value_preprocessor``, ``before_request``, ``teardown_request`` and
+    ``teardown_appcontext`` function of the app or a blueprint runs, in Flask's
+    order, and the ``request_tearing_down`` and ``appcontext_tearing_down``
+    signals reach their receivers with the exception (None) either way."""
+    from flask import appcontext_tearing_down, request_tearing_down
+
+    from service.ops import ops
+
+    received: list[Any] = []
+
+    def on_request_teardown(sender: Any, exc: Any) -> None:
+        received.append(("request", sender, exc))
+
+    def on_app_teardown(sender: Any, exc: Any) -> None:
+        received.append(("app", sender, exc))
+
+    plain, hooked = create_app({"ACCESS_LOG": False}), create_app({"ACCESS_LOG": False})
+    calls: list[str] = []
+    hooked.url_value_preprocessor(lambda endpoint, values: calls.append(f"preprocess {endpoint}"))
+    hooked.before_request(lambda: calls.append("before app"))
+    hooked.before_request_funcs.setdefault(ops.name, []).append(lambda: calls.append("before ops"))
+    hooked.teardown_request(lambda exc: calls.append(f"teardown app {exc}"))
+    hooked.teardown_request_funcs.setdefault(ops.name, []).append(lambda exc: calls.append(f"teardown ops {exc}"))
+    hooked.teardown_appcontext(lambda exc: calls.append(f"teardown app context {exc}"))
+    assert plain.test_client().get("/healthz").status_code == 200  # nothing connected, nothing registered
+    for app in (plain, hooked):
+        request_tearing_down.connect(on_request_teardown, app)
+        appcontext_tearing_down.connect(on_app_teardown, app)
+    try:
+        assert plain.test_client().get("/healthz").status_code == 200
+        assert hooked.test_client().get("/healthz").status_code == 200
+    finally:
+        for app in (plain, hooked):
+            request_tearing_down.disconnect(on_request_teardown, app)
+            appcontext_tearing_down.disconnect(on_app_teardown, app)
+    assert calls == [
+        "preprocess ops.healthz", "before app", "before ops", "teardown ops None", "teardown app None",
+        "teardown app context None",
+    ]
+    assert received == [("request", plain, None), ("app", plain, None), ("request", hooked, None), ("app", hooked, None)]
+
+
+def test_a_before_request_answer_is_the_answer() -> None:
+    """A ``before_request`` function that returns a value answers the request (Flask's rule)."""
+    app = create_app({"ACCESS_LOG": False})
+    app.before_request(lambda: ({"status": "early"}, 200))
+    assert app.test_client().get("/healthz").json == {"status": "early"}
+
+
+def _match(ctx: Any) -> Any:
+    ctx.match_request()
+    req, exc = ctx.request, ctx.request.routing_exception
+    if exc is not None:
+        return type(exc), exc.code, getattr(exc, "valid_methods", None), getattr(exc, "new_url", None)
+    return req.url_rule, req.view_args
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("GET", "/healthz"), ("HEAD", "/healthz"), ("OPTIONS", "/healthz"), ("POST", "/healthz"),
+        ("POST", "/v1/throw"), ("GET", "/v1/throw"), ("POST", "/v1/throw/"), ("POST", "//v1/throw"),
+        ("GET", "/v1/rulesets/tractor"), ("GET", "/v1/rulesets/ünï"), ("GET", "/v1/rulesets/a%2Fb"),
+        ("GET", "/docs/"), ("GET", "/docs//x"), ("GET", "/nowhere"), ("DELETE", "/v1/trick"), ("GET", "/"),
+    ],
+)
+def test_url_match_is_werkzeugs(method: str, path: str) -> None:
+    """Referee's request context matches a URL as Flask's does (the rule, its
+    arguments, or the same 404 / 405 / redirect), the first time and cached, and
+    each request gets arguments of its own."""
+    from flask.ctx import RequestContext
+
+    app = create_app({"ACCESS_LOG": False})
+
+    def environ() -> dict[str, Any]:
+        return _environ({"REQUEST_METHOD": method, "PATH_INFO": path.encode().decode("latin1")})
+
+    for _ in range(2):
+        ours, flasks = app.request_context(environ()), RequestContext(app, environ())
+        assert type(ours).__name__ == "MatchedContext"
+        assert _match(ours) == _match(flasks)
+    matched = _match(app.request_context(environ()))
+    if isinstance(matched[1], dict) and matched[1]:
+        matched[1].clear()  # a preprocessor's change stays in its own request
+        assert _match(app.request_context(environ()))[1]
+
+
+def test_ensure_sync_is_flasks() -> None:
+    """Referee.ensure_sync answers as Flask's: a plain function, a method and a
+    partial as they are; a coroutine function (and a partial of one) to Flask's
+    wrapper, which without asgiref is Flask's RuntimeError; asked twice (cached)."""
+    import functools
+
+    from flask import Flask
+
+    app = create_app({"ACCESS_LOG": False})
+
+    def plain() -> None:
+        return None
+
+    async def coroutine() -> None:
+        return None
+
+    class Views:
+        def method(self) -> None:
+            return None
+
+        async def async_method(self) -> None:
+            return None
+
+    class Unhashable(Views):
+        __hash__ = None  # type: ignore[assignment]
+
+    views, unhashable = Views(), Unhashable()
+    cases: list[Any] = [
+        plain, views.method, functools.partial(plain), unhashable.method,
+        coroutine, views.async_method, functools.partial(coroutine), unhashable.async_method,
+    ]
+
+    def outcome(ensure: Any, func: Any) -> Any:
+        try:
+            found = ensure(func)
+        except RuntimeError as exc:
+            return RuntimeError, str(exc)
+        return "as is" if found is func else "wrapped"
+
+    for _ in range(2):
+        for func in cases:
+            assert outcome(app.ensure_sync, func) == outcome(lambda f: Flask.ensure_sync(app, f), func)
+    assert [outcome(app.ensure_sync, f) == "as is" for f in cases] == [True] * 4 + [False] * 4

@@ -410,3 +410,23 @@ def test_a_dead_workers_counts_are_archived_not_lost(monkeypatch: pytest.MonkeyP
 )
 def test_health_url(bind: str, url: str) -> None:
     assert health_url(bind) == url
+
+
+@pytest.mark.parametrize(
+    "length", [None, "", "0", "12", "0012", " 12", "12 ", "-3", "+5", "1_0", "abc", "١٢", "²", "9" * 30],
+)
+@pytest.mark.parametrize("coding", [None, "chunked", "gzip"])
+def test_bytes_in_is_werkzeugs_content_length(length: str | None, coding: str | None) -> None:
+    """The access line's bytes_in is werkzeug's ``request.content_length or 0``
+    for plain, padded, signed, non-ASCII and absurd lengths, with and without a
+    transfer coding."""
+    from werkzeug.wrappers import Request
+
+    from service.logs import bytes_in
+
+    environ: dict[str, Any] = {"REQUEST_METHOD": "POST", "wsgi.input": io.BytesIO(b"")}
+    if length is not None:
+        environ["CONTENT_LENGTH"] = length
+    if coding is not None:
+        environ["HTTP_TRANSFER_ENCODING"] = coding
+    assert bytes_in(environ) == (Request(environ).content_length or 0)
