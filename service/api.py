@@ -22,6 +22,7 @@ from service.explain import render
 from service.fastload import loader
 from service.i18n import negotiate
 from service.jsonio import MAX_DEPTH, DuplicateKey, OrjsonProvider, TooDeep, loads_request
+from service.logs import plain_length
 from service.render import written
 
 v1 = Blueprint("v1", __name__, url_prefix="/v1")
@@ -67,10 +68,9 @@ def _plain_body(req: Any) -> bytes | None:
     ``request.get_data()`` returns for it, without building werkzeug's stream
     wrappers.  None for anything else, which ``get_data`` handles (413s, chunks)."""
     env = req.environ
-    length = env.get("CONTENT_LENGTH")
-    if not length or not (length.isascii() and length.isdigit()) or "HTTP_TRANSFER_ENCODING" in env:
+    size = plain_length(env)
+    if size is None:
         return None
-    size = int(length)
     limit = body_limit()
     if limit is not None and size > limit:
         return None
