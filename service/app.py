@@ -193,11 +193,7 @@ class Referee(Flask):
         is skipped when nothing is connected to the signal at all (blinker's
         ``Signal.receivers``, documented as "Useful to quickly check if any
         receivers are connected to the signal": its send would call no one)."""
-        if exc is NOT_PASSED or self.teardown_request_funcs:
-            super().do_teardown_request() if exc is NOT_PASSED else super().do_teardown_request(exc)
-            return
-        if request_tearing_down.receivers:
-            request_tearing_down.send(self, _async_wrapper=self.ensure_sync, exc=exc)
+        self._tear_down(exc, self.teardown_request_funcs, super().do_teardown_request, request_tearing_down)
 
     def request_context(self, environ: WSGIEnvironment) -> RequestContext:
         """Flask's request context, matching the request's URL once per URL
@@ -213,11 +209,16 @@ class Referee(Flask):
         3.1: "This calls all functions decorated with teardown_appcontext. Then
         the appcontext_tearing_down signal is sent"); none registered and
         nothing connected: nothing to do (~4,500 instructions a request)."""
-        if exc is NOT_PASSED or self.teardown_appcontext_funcs:
-            super().do_teardown_appcontext() if exc is NOT_PASSED else super().do_teardown_appcontext(exc)
-            return
-        if appcontext_tearing_down.receivers:
-            appcontext_tearing_down.send(self, _async_wrapper=self.ensure_sync, exc=exc)
+        self._tear_down(exc, self.teardown_appcontext_funcs, super().do_teardown_appcontext, appcontext_tearing_down)
+
+    def _tear_down(self, exc: BaseException | None, funcs: Any, flask_way: Callable[..., None], signal: Any) -> None:
+        """The rule both teardowns share: Flask's own way (``flask_way``) when teardown
+        functions are registered (``funcs``) or ``exc`` was not passed; else only
+        ``signal``, sent as Flask sends it, when something is connected to it."""
+        if exc is NOT_PASSED or funcs:
+            flask_way() if exc is NOT_PASSED else flask_way(exc)
+        elif signal.receivers:
+            signal.send(self, _async_wrapper=self.ensure_sync, exc=exc)
 
     def create_url_adapter(self, request: FlaskRequest | None) -> MapAdapter | None:
         """Flask's URL adapter for ``request``, the same one for the same URL

@@ -112,12 +112,13 @@ def load_hand(record: Any) -> dict[str, Any]:
     from marshmallow import ValidationError
 
     from service.errors import messages_to_problems
-    from service.routes.hand import HandRequest  # the endpoint's own schema
+    from service.routes.hand import _schema as hand_schema  # the endpoint's own schema instance
 
     if not isinstance(record, dict):
         raise InvalidInput(Problem((), "a hand record is a JSON object (the body of POST /v1/hand)", code="body_not_object"))
     try:
-        return fast_load(HandRequest(), record)  # type: ignore[no-any-return]
+        # one instance for every record: service/fastload.py keeps a loader per schema instance
+        return fast_load(hand_schema, record)  # type: ignore[no-any-return]
     except ValidationError as exc:
         raise InvalidInput(messages_to_problems(exc.messages)) from None
 

@@ -97,15 +97,23 @@ def _plan(schema: Schema) -> list[tuple[str, str, fields.Field, Convert]] | None
     if schema.many or schema.partial or schema.unknown != RAISE or schema.dict_class is not dict:
         return None
     plan = []
-    for name, field in schema.fields.items():
-        if field.dump_only:
-            continue
+    for key, name, field in _loaded_fields(schema):
         attr = field.attribute or name
         if "." in attr or field.pre_load or field.post_load:  # value processors: Field.deserialize runs them
             return None
-        key = field.data_key if field.data_key is not None else name
         plan.append((key, attr, field, _converter(field)))
     return plan
+
+
+def _loaded_fields(schema: Schema) -> list[tuple[str, str, fields.Field]]:
+    """The fields ``schema`` loads (not ``dump_only``), each with the key it reads in
+    a body (its ``data_key``, else its name) and its name: for the fast path's plan
+    and for the msgspec type of the schema's JSON (``wire``)."""
+    return [
+        (field.data_key if field.data_key is not None else name, name, field)
+        for name, field in schema.fields.items()
+        if not field.dump_only
+    ]
 
 
 def _converter(field: fields.Field) -> Convert:
@@ -161,11 +169,7 @@ def wire(schema: Schema) -> Any:
     only ever narrows what msgspec reads, never what the schema takes: what does not
     fit it is read by orjson (service/jsonio.py ``loads_request``) and the schema
     decides, as for any body."""
-    shape = {
-        field.data_key if field.data_key is not None else name: _wire(field) | None
-        for name, field in schema.fields.items()
-        if not field.dump_only
-    }
+    shape = {key: _wire(field) | None for key, _, field in _loaded_fields(schema)}
     return TypedDict("Wire", shape, total=False)  # type: ignore[operator]
 
 
